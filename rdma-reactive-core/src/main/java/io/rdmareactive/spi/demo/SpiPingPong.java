@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  *   ./mvnw -q -Pdemo -DskipTests package               (200 000 round trips of 32 bytes)
- *   java ... SpiPingPong --round-trips=N --size=BYTES --provider=shm
+ *   ./mvnw -q -Pdemo -DskipTests package -Ddemo.args="--round-trips=N --size=BYTES --provider=shm"
  * </pre>
  *
  * <p>This demonstrates the SPI itself; the Reactor API arrives on top of it with its own samples.
@@ -263,9 +263,15 @@ public final class SpiPingPong {
         private void awaitMessage() {
             received = false;
             final long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            int idle = 0;
             while (!received) {
                 if (completions.poll(this, 16) == 0) {
-                    Thread.onSpinWait();
+                    // spin first for latency, then yield so two spinning processes never starve a small machine
+                    if (++idle < 256) {
+                        Thread.onSpinWait();
+                    } else {
+                        Thread.yield();
+                    }
                     if (System.nanoTime() > deadline) {
                         throw new RdmaException("no message from the peer within " + TIMEOUT + "; its queue pair is "
                             + queuePair.state() + (queuePair.errorReason() == null ? "" : ": " + queuePair.errorReason()));
@@ -331,7 +337,10 @@ public final class SpiPingPong {
             int roundTrips = 200_000;
             int size = 32;
             String provider = "shm";
-            for (final String arg : args) {
+            for (final String arg : String.join(" ", args).trim().split("\\s+")) {
+                if (arg.isEmpty()) {
+                    continue;
+                }
                 final int equals = arg.indexOf('=');
                 final String key = equals < 0 ? arg : arg.substring(0, equals);
                 final String value = equals < 0 ? "" : arg.substring(equals + 1);
