@@ -194,12 +194,13 @@ class OffHeapMemoryTest {
     @Test
     void openExistingRejectsAFileShorterThanTheLengthNamingIt() {
         final Path file = dir.resolve("ring");
-        try (OffHeapMemory ignored = OffHeapMemory.mapFile(file, PAGE, FileMode.CREATE_NEW)) {
+        try (OffHeapMemory creator = OffHeapMemory.mapFile(file, PAGE, FileMode.CREATE_NEW)) {
             assertThatThrownBy(() -> OffHeapMemory.mapFile(file, 2L * PAGE, FileMode.OPEN_EXISTING))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(file.toString())
                 .hasMessageContaining("holds " + PAGE + " bytes");
             assertThat(file).as("a failed open leaves the file alone").exists();
+            assertThat(creator.isFreed()).isFalse();
         }
     }
 
