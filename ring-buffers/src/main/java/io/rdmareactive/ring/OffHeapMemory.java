@@ -117,7 +117,9 @@ public final class OffHeapMemory implements AutoCloseable {
             throw new UncheckedIOException("cannot create " + file + ": the file already exists", ex);
         } catch (final NoSuchFileException ex) {
             arena.close();
-            throw new UncheckedIOException("cannot map " + file + ": no such file", ex);
+            throw new UncheckedIOException(create
+                ? "cannot create " + file + ": its directory " + file.toAbsolutePath().getParent() + " does not exist"
+                : "cannot map " + file + ": no such file", ex);
         } catch (final IOException ex) {
             arena.close();
             deleteQuietly(created, file);
