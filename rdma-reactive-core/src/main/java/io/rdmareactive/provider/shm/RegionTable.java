@@ -1,0 +1,172 @@
+package io.rdmareactive.provider.shm;
+
+import java.nio.charset.StandardCharsets;
+import org.agrona.concurrent.AtomicBuffer;
+
+/**
+ * The region table of a shared-memory device: one entry per registered region, in a file that peers map to check
+ * the keys they are given before touching any memory.
+ *
+ * <pre>
+ *  table header (64 bytes)
+ *   0                   4                   8                  12
+ *  +-------------------+-------------------+-------------------+------ ... --+
+ *  | magic 'RRMT'      | version           | entries           |  reserved   |
+ *  +-------------------+-------------------+-------------------+------ ... --+
+ *
+ *  entry i at 64 + i * 256
+ *   0            4            8            12           16                      24                      32
+ *  +------------+------------+------------+------------+-----------------------+-----------------------+---
+ *  | generation | state      | access     | path bytes | base address (owner)  | length                | path (UTF-8, 224 bytes)
+ *  +------------+------------+------------+------------+-----------------------+-----------------------+---
+ * </pre>
+ *
+ * <p>The owner fills an entry and then publishes it with an ordered store of {@code state = VALID}; it retires an
+ * entry by storing {@code state = FREE} and bumping the generation. Keys embed index and generation, so a stale key
+ * never matches a reused entry. Readers trust nothing: a key whose entry is not VALID with the same generation, or a
+ * range outside {@code [base, base + length)}, is refused.
+ */
+final class RegionTable {
+
+    static final int MAGIC = 0x524d5254; // "RRMT"
+    static final int VERSION = 1;
+    static final int HEADER_LENGTH = 64;
+    static final int ENTRY_LENGTH = 256;
+    static final int MAX_PATH_BYTES = ENTRY_LENGTH - 32;
+    static final int INDEX_BITS = 12;
+    static final int ENTRIES = 1 << INDEX_BITS;
+    static final int GENERATION_MASK = 0x7_FFFF;
+    static final int REMOTE_KEY_BIT = 0x8000_0000;
+    static final long LENGTH = HEADER_LENGTH + (long) ENTRIES * ENTRY_LENGTH;
+
+    static final int FREE = 0;
+    static final int VALID = 1;
+
+    private static final int GENERATION = 0;
+    private static final int STATE = 4;
+    private static final int ACCESS = 8;
+    private static final int PATH_BYTES = 12;
+    private static final int BASE = 16;
+    private static final int REGION_LENGTH = 24;
+    private static final int PATH = 32;
+
+    private final AtomicBuffer buffer;
+
+    RegionTable(final AtomicBuffer buffer) {
+        this.buffer = buffer;
+    }
+
+    void initialise() {
+        buffer.putInt(4, VERSION);
+        buffer.putInt(8, ENTRIES);
+        buffer.putIntVolatile(0, MAGIC);
+    }
+
+    /** @return true if the buffer holds a table this code understands */
+    boolean isValid() {
+        return buffer.capacity() >= LENGTH && buffer.getIntVolatile(0) == MAGIC && buffer.getInt(4) == VERSION
+            && buffer.getInt(8) == ENTRIES;
+    }
+
+    static int localKey(final int index, final int generation) {
+        return ((generation & GENERATION_MASK) << INDEX_BITS) | index;
+    }
+
+    static int remoteKey(final int index, final int generation) {
+        return localKey(index, generation) | REMOTE_KEY_BIT;
+    }
+
+    static int indexOf(final int key) {
+        return key & (ENTRIES - 1);
+    }
+
+    static int generationOf(final int key) {
+        return (key >>> INDEX_BITS) & GENERATION_MASK;
+    }
+
+    static boolean isRemoteKey(final int key) {
+        return (key & REMOTE_KEY_BIT) != 0;
+    }
+
+    private static int offset(final int index) {
+        return HEADER_LENGTH + index * ENTRY_LENGTH;
+    }
+
+    int generation(final int index) {
+        return buffer.getIntVolatile(offset(index) + GENERATION) & GENERATION_MASK;
+    }
+
+    /**
+     * Publishes an entry.
+     *
+     * @return the entry's generation
+     */
+    int publish(final int index, final int access, final long base, final long length, final String path) {
+        final int entry = offset(index);
+        final byte[] pathBytes = path == null ? new byte[0] : path.getBytes(StandardCharsets.UTF_8);
+        if (pathBytes.length > MAX_PATH_BYTES) {
+            throw new IllegalArgumentException("the file path " + path + " is longer than " + MAX_PATH_BYTES
+                + " bytes; map the memory from a shorter path");
+        }
+        final int generation = (buffer.getInt(entry + GENERATION) + 1) & GENERATION_MASK;
+        buffer.putInt(entry + GENERATION, generation);
+        buffer.putInt(entry + ACCESS, access);
+        buffer.putLong(entry + BASE, base);
+        buffer.putLong(entry + REGION_LENGTH, length);
+        buffer.putInt(entry + PATH_BYTES, pathBytes.length);
+        buffer.putBytes(entry + PATH, pathBytes);
+        buffer.putIntOrdered(entry + STATE, VALID);
+        return generation;
+    }
+
+    /** Retires an entry: every key of it stops matching at once. */
+    void retire(final int index) {
+        final int entry = offset(index);
+        buffer.putIntVolatile(entry + STATE, FREE);
+        buffer.putIntVolatile(entry + GENERATION, (buffer.getInt(entry + GENERATION) + 1) & GENERATION_MASK);
+    }
+
+    /**
+     * Checks a key and a range against the table.
+     *
+     * @return true if the key names a VALID entry of its generation that allows {@code required} access and holds
+     * {@code [address, address + length)}
+     */
+    boolean check(final int key, final long address, final long length, final int required) {
+        final int entry = offset(indexOf(key));
+        if (buffer.getIntVolatile(entry + STATE) != VALID
+            || (buffer.getIntVolatile(entry + GENERATION) & GENERATION_MASK) != generationOf(key)) {
+            return false;
+        }
+        if ((buffer.getInt(entry + ACCESS) & required) != required) {
+            return false;
+        }
+        final long base = buffer.getLong(entry + BASE);
+        final long regionLength = buffer.getLong(entry + REGION_LENGTH);
+        return length >= 0 && address >= base && address - base <= regionLength - length;
+    }
+
+    long base(final int index) {
+        return buffer.getLong(offset(index) + BASE);
+    }
+
+    long length(final int index) {
+        return buffer.getLong(offset(index) + REGION_LENGTH);
+    }
+
+    int access(final int index) {
+        return buffer.getInt(offset(index) + ACCESS);
+    }
+
+    /** @return the file the region is mapped from, or null if it is not shareable (cold path: allocates) */
+    String path(final int index) {
+        final int entry = offset(index);
+        final int bytes = buffer.getInt(entry + PATH_BYTES);
+        if (bytes <= 0 || bytes > MAX_PATH_BYTES) {
+            return null;
+        }
+        final byte[] path = new byte[bytes];
+        buffer.getBytes(entry + PATH, path);
+        return new String(path, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,595 @@
+package io.rdmareactive.provider.shm;
+
+import io.rdmareactive.ring.OffHeapMemory;
+import io.rdmareactive.spi.Access;
+import io.rdmareactive.spi.CompletionOpcode;
+import io.rdmareactive.spi.CompletionStatus;
+import io.rdmareactive.spi.ConnectionEvent;
+import io.rdmareactive.spi.PostStatus;
+import io.rdmareactive.spi.QueuePair;
+import io.rdmareactive.spi.QueuePairOptions;
+import io.rdmareactive.spi.QueuePairState;
+import io.rdmareactive.spi.ReceiveWorkRequest;
+import io.rdmareactive.spi.SendFlags;
+import io.rdmareactive.spi.SendWorkRequest;
+import io.rdmareactive.spi.WorkRequestOpcode;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A reliable connected queue pair of the shared-memory device. The posting thread plays the adapter: it checks the
+ * keys and bounds of every request against the region tables, copies the bytes between the two processes' mappings,
+ * takes the peer's posted receive, and writes both completions, all before the post returns. Nothing on that path
+ * allocates, locks or throws.
+ *
+ * <p>Errors behave as on hardware: the request completes with an error status (signalled or not), the queue pair
+ * enters the error state and flushes its receive queue, and where the peer's side is at fault too (a remote access
+ * violation, a message too long for its receive) the peer's queue pair enters the error state as well and its
+ * device reports it.
+ */
+final class ShmQueuePair implements QueuePair {
+
+    private static final long RNR_TIMER_NANOS = 100_000;
+
+    private final ShmDevice device;
+    private final int number;
+    private final OffHeapMemory fileMemory;
+    private final QueuePairFile file;
+    private final ShmCompletionQueue sendQueue;
+    private final ShmCompletionQueue receiveQueue;
+    private final QueuePairOptions options;
+    private final int receiveSge;
+    private final ShmMemoryRegion[] slotRegions;
+    private final AtomicIntegerArray slotPending;
+    private final AtomicBoolean errorHandled = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    // scratch for one request's gather and scatter lists, reused: only the posting thread touches them
+    private final MemorySegment[] gatherSegment;
+    private final long[] gatherOffset;
+    private final int[] gatherLength;
+    private int gatherCount;
+    private MemorySegment[] scatterSegment = new MemorySegment[0];
+    private long[] scatterOffset = new long[0];
+    private int[] scatterLength = new int[0];
+
+    private volatile PeerView peer;
+    private volatile CmChannel channel;
+    private volatile String peerDescription = "not connected";
+    private volatile byte[] peerPrivateData = new byte[0];
+    private volatile String errorReason;
+
+    ShmQueuePair(final ShmDevice device, final int number, final OffHeapMemory fileMemory,
+                 final QueuePairOptions options, final ShmCompletionQueue sendQueue,
+                 final ShmCompletionQueue receiveQueue) {
+        this.device = device;
+        this.number = number;
+        this.fileMemory = fileMemory;
+        this.options = options;
+        this.sendQueue = sendQueue;
+        this.receiveQueue = receiveQueue;
+        this.file = QueuePairFile.create(fileMemory.buffer(), number, receiveQueue.id(), options.receiveDepth(),
+            options.maxReceiveSge());
+        this.receiveSge = options.maxReceiveSge();
+        this.slotRegions = new ShmMemoryRegion[file.depth() * receiveSge];
+        this.slotPending = new AtomicIntegerArray(file.depth());
+        this.gatherSegment = new MemorySegment[options.maxSendSge()];
+        this.gatherOffset = new long[options.maxSendSge()];
+        this.gatherLength = new int[options.maxSendSge()];
+    }
+
+    /** Ready to receive from the peer that is about to connect (its posts check this state). */
+    void makeReady() {
+        file.state(QueuePairFile.STATE_READY);
+    }
+
+    /** Attaches the connected peer; the queue pair is ready to send once this returns. */
+    void connected(final PeerView view, final CmChannel cm, final String description, final byte[] privateData) {
+        final int peerSge = view.queuePair.maxSge();
+        scatterSegment = new MemorySegment[peerSge];
+        scatterOffset = new long[peerSge];
+        scatterLength = new int[peerSge];
+        this.peerPrivateData = privateData.clone();
+        this.peerDescription = description;
+        this.channel = cm;
+        this.peer = view;
+        file.state(QueuePairFile.STATE_READY);
+    }
+
+    CmChannel channel() {
+        return channel;
+    }
+
+    @Override
+    public int number() {
+        return number;
+    }
+
+    @Override
+    public QueuePairState state() {
+        if (closed.get()) {
+            return QueuePairState.CLOSED;
+        }
+        return switch (file.state()) {
+            case QueuePairFile.STATE_READY -> QueuePairState.READY_TO_SEND;
+            case QueuePairFile.STATE_ERROR -> QueuePairState.ERROR;
+            case QueuePairFile.STATE_CLOSED -> QueuePairState.CLOSED;
+            default -> QueuePairState.RESET;
+        };
+    }
+
+    @Override
+    public String errorReason() {
+        return errorReason;
+    }
+
+    @Override
+    public byte[] peerPrivateData() {
+        return peerPrivateData.clone();
+    }
+
+    @Override
+    public String peerDescription() {
+        return peerDescription;
+    }
+
+    @Override
+    public SendWorkRequest newSendRequest(final int capacity) {
+        return new ShmSendRequest(capacity, options.maxSendSge());
+    }
+
+    @Override
+    public ReceiveWorkRequest newReceiveRequest(final int capacity) {
+        return new ShmReceiveRequest(capacity, options.maxReceiveSge());
+    }
+
+    // ------------------------------------------------------------------------------------------------ receives
+
+    @Override
+    public int postReceive(final ReceiveWorkRequest request) {
+        if (!(request instanceof ShmReceiveRequest batch) || batch.maxSge != receiveSge) {
+            return PostStatus.INVALID;
+        }
+        batch.failedIndex = -1;
+        long producer = file.producer();
+        final long consumer = file.consumer();
+        for (int i = 0; i < batch.count; i++) {
+            if (batch.sgeOverflow[i]) {
+                batch.failedIndex = i;
+                file.publish(producer);
+                return PostStatus.INVALID;
+            }
+            if (file.state() == QueuePairFile.STATE_ERROR) {
+                receiveQueue.ring().offer(batch.wrId[i], CompletionStatus.WR_FLUSH_ERR, CompletionOpcode.RECV, 0, 0,
+                    number, 0, -1);
+                continue;
+            }
+            final int slot = file.slotOf(producer);
+            if (producer - consumer >= file.depth() || slotPending.get(slot) != 0) {
+                batch.failedIndex = i;
+                file.publish(producer);
+                return PostStatus.QUEUE_FULL;
+            }
+            final int count = batch.sgeCount[i];
+            file.writeSlot(producer, batch.wrId[i], count);
+            for (int k = 0; k < count; k++) {
+                final int at = i * batch.maxSge + k;
+                file.writeSge(producer, k, batch.sgeAddress[at], batch.sgeLength[at], batch.sgeLkey[at]);
+                final ShmMemoryRegion region = device.localRegion(batch.sgeLkey[at]);
+                if (region != null) {
+                    region.addOutstanding();
+                }
+                slotRegions[slot * receiveSge + k] = region;
+            }
+            for (int k = count; k < receiveSge; k++) {
+                slotRegions[slot * receiveSge + k] = null;
+            }
+            slotPending.set(slot, 1);
+            producer++;
+        }
+        file.publish(producer);
+        if (file.state() == QueuePairFile.STATE_ERROR) {
+            flushReceives(); // an error raced with this post: what was just published completes flushed
+        }
+        return PostStatus.OK;
+    }
+
+    /** Called when a receive completion of this queue pair is polled: the work on its regions is done. */
+    void receiveCompleted(final int slot) {
+        if (slot >= 0 && slot < slotPending.length() && slotPending.getAndSet(slot, 0) != 0) {
+            for (int k = 0; k < receiveSge; k++) {
+                final ShmMemoryRegion region = slotRegions[slot * receiveSge + k];
+                if (region != null) {
+                    region.completeOutstanding();
+                }
+            }
+        }
+    }
+
+    /** Completes every posted receive that nobody has taken with {@link CompletionStatus#WR_FLUSH_ERR}. */
+    private void flushReceives() {
+        while (true) {
+            final long consumer = file.consumer();
+            if (consumer >= file.producer()) {
+                return;
+            }
+            final long wrId = file.slotWrId(consumer);
+            if (file.take(consumer)) {
+                receiveQueue.ring().offer(wrId, CompletionStatus.WR_FLUSH_ERR, CompletionOpcode.RECV, 0, 0, number, 0,
+                    file.slotOf(consumer));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ sends
+
+    @Override
+    public int postSend(final SendWorkRequest request) {
+        if (!(request instanceof ShmSendRequest batch) || batch.maxSge != options.maxSendSge()) {
+            return PostStatus.INVALID;
+        }
+        batch.failedIndex = -1;
+        for (int i = 0; i < batch.count; i++) {
+            final int opcode = batch.opcode[i];
+            final boolean inline = (batch.flags[i] & SendFlags.INLINE) != 0;
+            if (!WorkRequestOpcode.isValid(opcode) || batch.sgeOverflow[i]
+                || (inline && (opcode == WorkRequestOpcode.RDMA_READ || totalLength(batch, i) > options.maxInlineData()))) {
+                batch.failedIndex = i;
+                return PostStatus.INVALID;
+            }
+            execute(batch, i);
+        }
+        return PostStatus.OK;
+    }
+
+    private static long totalLength(final ShmSendRequest batch, final int i) {
+        long total = 0;
+        for (int k = 0; k < batch.sgeCount[i]; k++) {
+            total += batch.sgeLength[i * batch.maxSge + k];
+        }
+        return total;
+    }
+
+    private void execute(final ShmSendRequest batch, final int i) {
+        final long wrId = batch.wrId[i];
+        final int opcode = batch.opcode[i];
+        final int completionOpcode = CompletionOpcode.ofWorkRequest(opcode);
+        final boolean signaled = options.signalAll() || (batch.flags[i] & SendFlags.SIGNALED) != 0;
+        if (file.state() != QueuePairFile.STATE_READY || peer == null) {
+            complete(wrId, CompletionStatus.WR_FLUSH_ERR, completionOpcode, 0);
+            return;
+        }
+        final PeerView remote = peer;
+        final int gatherAccess = opcode == WorkRequestOpcode.RDMA_READ ? Access.LOCAL_WRITE : 0;
+        final long length = resolveGather(batch, i, gatherAccess);
+        if (length < 0) {
+            fail(wrId, completionOpcode, CompletionStatus.LOC_PROT_ERR, "a local buffer of " + WorkRequestOpcode.name(opcode)
+                + " work request " + wrId + " is outside its region, its lkey is wrong, or the region lacks LOCAL_WRITE",
+                false);
+            return;
+        }
+        if (remote.queuePair.state() != QueuePairFile.STATE_READY) {
+            fail(wrId, completionOpcode, CompletionStatus.RETRY_EXC_ERR, "the peer's queue pair is not ready "
+                + "(it is in the error state or gone)", false);
+            return;
+        }
+        int remoteSegmentIndex = -1;
+        MemorySegment remoteSegment = null;
+        long remoteOffset = 0;
+        if (WorkRequestOpcode.isOneSided(opcode)) {
+            final int rkey = batch.rkey[i];
+            final long address = batch.remoteAddress[i];
+            final int required = opcode == WorkRequestOpcode.RDMA_READ ? Access.REMOTE_READ : Access.REMOTE_WRITE;
+            if (!RegionTable.isRemoteKey(rkey) || !remote.regions.check(rkey, address, length, required)
+                || (remoteSegment = remote.segment(rkey)) == null) {
+                fail(wrId, completionOpcode, CompletionStatus.REM_ACCESS_ERR, "the peer refused "
+                    + WorkRequestOpcode.name(opcode) + " of " + length + " bytes at 0x" + Long.toHexString(address)
+                    + " with rkey 0x" + Integer.toHexString(rkey) + ": the key is wrong or deregistered, the range is "
+                    + "outside the region, or the region lacks " + Access.toString(required), true);
+                return;
+            }
+            remoteSegmentIndex = RegionTable.indexOf(rkey);
+            remoteOffset = address - remote.regions.base(remoteSegmentIndex);
+        }
+        if (opcode == WorkRequestOpcode.RDMA_WRITE) {
+            scatterTo(remoteSegment, remoteOffset);
+            complete(signaled, wrId, completionOpcode);
+            return;
+        }
+        if (opcode == WorkRequestOpcode.RDMA_READ) {
+            gatherFrom(remoteSegment, remoteOffset);
+            complete(signaled, wrId, completionOpcode);
+            return;
+        }
+        // the opcodes that take a posted receive on the peer
+        final long receive = takeReceive(remote);
+        if (receive < 0) {
+            fail(wrId, completionOpcode, CompletionStatus.RNR_RETRY_EXC_ERR, "the peer had no receive posted for "
+                + WorkRequestOpcode.name(opcode) + " work request " + wrId + " (receiver not ready)", false);
+            return;
+        }
+        final QueuePairFile remoteQp = remote.queuePair;
+        final long receiveWrId = remoteQp.slotWrId(receive);
+        final int receiveSlot = remoteQp.slotOf(receive);
+        final boolean immediate = WorkRequestOpcode.hasImmediate(opcode);
+        final int flags = immediate ? CompletionRing.FLAG_IMMEDIATE : 0;
+        final int imm = immediate ? batch.immediate[i] : 0;
+        if (opcode == WorkRequestOpcode.RDMA_WRITE_WITH_IMM) {
+            scatterTo(remoteSegment, remoteOffset);
+            if (!remote.receiveQueue.offer(receiveWrId, CompletionStatus.SUCCESS, CompletionOpcode.RECV_RDMA_WITH_IMM,
+                (int) length, imm, remoteQp.qpNumber(), flags, receiveSlot)) {
+                fail(wrId, completionOpcode, CompletionStatus.REM_OP_ERR, "the peer's completion queue overflowed",
+                    true);
+                return;
+            }
+            complete(signaled, wrId, completionOpcode);
+            return;
+        }
+        // SEND and SEND_WITH_IMM: scatter into the receive's buffers, which the peer's table must vouch for
+        final int scatter = resolveScatter(remote, receive);
+        if (scatter == -2 || scatter >= 0 && length > scatterTotal(scatter)) {
+            final int receiveStatus = scatter == -2 ? CompletionStatus.LOC_PROT_ERR : CompletionStatus.LOC_LEN_ERR;
+            remote.receiveQueue.offer(receiveWrId, receiveStatus, CompletionOpcode.RECV, 0, 0, remoteQp.qpNumber(), 0,
+                receiveSlot);
+            fail(wrId, completionOpcode, scatter == -2 ? CompletionStatus.REM_OP_ERR : CompletionStatus.REM_INV_REQ_ERR,
+                WorkRequestOpcode.name(opcode) + " work request " + wrId + " of " + length + " bytes did not fit the "
+                    + "peer's receive " + receiveWrId + (scatter == -2 ? " (its buffers fail their lkey check)"
+                    : " of " + (scatter >= 0 ? scatterTotal(scatter) : 0) + " bytes"), true);
+            return;
+        }
+        copyGatherToScatter(scatter);
+        if (!remote.receiveQueue.offer(receiveWrId, CompletionStatus.SUCCESS, CompletionOpcode.RECV, (int) length, imm,
+            remoteQp.qpNumber(), flags, receiveSlot)) {
+            fail(wrId, completionOpcode, CompletionStatus.REM_OP_ERR, "the peer's completion queue overflowed", true);
+            return;
+        }
+        complete(signaled, wrId, completionOpcode);
+    }
+
+    /** @return the total length, or -1 if an entry fails its check */
+    private long resolveGather(final ShmSendRequest batch, final int i, final int requiredAccess) {
+        long total = 0;
+        for (int k = 0; k < batch.sgeCount[i]; k++) {
+            final int at = i * batch.maxSge + k;
+            final ShmMemoryRegion region = device.localRegion(batch.sgeLkey[at]);
+            final long address = batch.sgeAddress[at];
+            final int length = batch.sgeLength[at];
+            if (region == null || length < 0 || !region.holds(batch.sgeLkey[at], address, length)
+                || !Access.allows(region.access(), requiredAccess)) {
+                return -1;
+            }
+            gatherSegment[k] = region.segment();
+            gatherOffset[k] = address - region.address();
+            gatherLength[k] = length;
+            total += length;
+        }
+        gatherCount = batch.sgeCount[i];
+        return total;
+    }
+
+    /** @return the number of scatter entries, or -2 if an entry fails the peer's table */
+    private int resolveScatter(final PeerView remote, final long receive) {
+        final QueuePairFile remoteQp = remote.queuePair;
+        final int count = remoteQp.slotSgeCount(receive);
+        if (count < 0 || count > scatterSegment.length) {
+            return -2;
+        }
+        for (int k = 0; k < count; k++) {
+            final int lkey = remoteQp.sgeLkey(receive, k);
+            final long address = remoteQp.sgeAddress(receive, k);
+            final int length = remoteQp.sgeLength(receive, k);
+            if (RegionTable.isRemoteKey(lkey) || length < 0
+                || !remote.regions.check(lkey, address, length, Access.LOCAL_WRITE)) {
+                return -2;
+            }
+            final MemorySegment segment = remote.segment(lkey);
+            if (segment == null) {
+                return -2;
+            }
+            scatterSegment[k] = segment;
+            scatterOffset[k] = address - remote.regions.base(RegionTable.indexOf(lkey));
+            scatterLength[k] = length;
+        }
+        return count;
+    }
+
+    private long scatterTotal(final int count) {
+        long total = 0;
+        for (int k = 0; k < count; k++) {
+            total += scatterLength[k];
+        }
+        return total;
+    }
+
+    /** Copies the gather list to one contiguous range. */
+    private void scatterTo(final MemorySegment target, final long offset) {
+        long at = offset;
+        for (int k = 0; k < gatherCount; k++) {
+            MemorySegment.copy(gatherSegment[k], gatherOffset[k], target, at, gatherLength[k]);
+            at += gatherLength[k];
+        }
+    }
+
+    /** Copies one contiguous range into the gather list (RDMA READ). */
+    private void gatherFrom(final MemorySegment source, final long offset) {
+        long at = offset;
+        for (int k = 0; k < gatherCount; k++) {
+            MemorySegment.copy(source, at, gatherSegment[k], gatherOffset[k], gatherLength[k]);
+            at += gatherLength[k];
+        }
+    }
+
+    private void copyGatherToScatter(final int scatterCount) {
+        int target = 0;
+        long targetUsed = 0;
+        for (int k = 0; k < gatherCount; k++) {
+            long sourceUsed = 0;
+            while (sourceUsed < gatherLength[k]) {
+                while (targetUsed == scatterLength[target]) {
+                    target++;
+                    targetUsed = 0;
+                }
+                final long chunk = Math.min(gatherLength[k] - sourceUsed, scatterLength[target] - targetUsed);
+                MemorySegment.copy(gatherSegment[k], gatherOffset[k] + sourceUsed, scatterSegment[target],
+                    scatterOffset[target] + targetUsed, chunk);
+                sourceUsed += chunk;
+                targetUsed += chunk;
+            }
+        }
+    }
+
+    /** @return the index of the receive taken, or -1 if none was posted within the RNR retries */
+    private long takeReceive(final PeerView remote) {
+        final QueuePairFile remoteQp = remote.queuePair;
+        int retries = options.rnrRetries();
+        while (true) {
+            final long consumer = remoteQp.consumer();
+            if (consumer < remoteQp.producer()) {
+                if (remoteQp.take(consumer)) {
+                    return consumer;
+                }
+                continue; // the peer flushed it meanwhile: look again
+            }
+            if (retries == 0 || remoteQp.state() != QueuePairFile.STATE_READY) {
+                return -1;
+            }
+            if (retries < 7) {
+                retries--;
+            }
+            LockSupport.parkNanos(RNR_TIMER_NANOS);
+        }
+    }
+
+    private void complete(final boolean signaled, final long wrId, final int completionOpcode) {
+        if (signaled) {
+            complete(wrId, CompletionStatus.SUCCESS, completionOpcode, 0);
+        }
+    }
+
+    private void complete(final long wrId, final int status, final int completionOpcode, final int byteLength) {
+        if (!sendQueue.ring().offer(wrId, status, completionOpcode, byteLength, 0, number, 0, -1)) {
+            enterError("the send completion queue overflowed: poll it more often or make it larger", null);
+        }
+    }
+
+    /** Completes a request with an error, moves this queue pair (and the peer's, if it is at fault too) to ERROR. */
+    private void fail(final long wrId, final int completionOpcode, final int status, final String why,
+                      final boolean peerToo) {
+        sendQueue.ring().offer(wrId, status, completionOpcode, 0, 0, number, 0, -1);
+        final String reason = CompletionStatus.name(status) + ": " + why;
+        if (peerToo) {
+            final PeerView remote = peer;
+            if (remote != null) {
+                remote.queuePair.compareAndSetState(QueuePairFile.STATE_READY, QueuePairFile.STATE_ERROR);
+            }
+            notifyPeer(CmChannel.QP_ERROR, "the peer's " + reason);
+        }
+        enterError(reason, ConnectionEvent.Type.QUEUE_PAIR_ERROR);
+    }
+
+    // ------------------------------------------------------------------------------------------------ state
+
+    /**
+     * Moves to ERROR (if not there already), flushes the receive queue and reports the event once.
+     *
+     * @param reason    why, for {@link #errorReason()} and the event
+     * @param eventType the event to report, or null for none
+     */
+    void enterError(final String reason, final ConnectionEvent.Type eventType) {
+        file.compareAndSetState(QueuePairFile.STATE_READY, QueuePairFile.STATE_ERROR);
+        file.compareAndSetState(QueuePairFile.STATE_RESET, QueuePairFile.STATE_ERROR);
+        if (errorHandled.compareAndSet(false, true)) {
+            errorReason = reason;
+            flushReceives();
+            if (eventType != null) {
+                device.report(new ConnectionEvent(eventType, this, reason));
+            }
+        } else {
+            flushReceives();
+        }
+    }
+
+    /** The connection-manager socket reached end-of-file, or a frame arrived from the peer. */
+    void onPeerLost() {
+        if (!closed.get()) {
+            enterError("the peer (" + peerDescription + ") went away without disconnecting: its process exited or "
+                + "was killed", ConnectionEvent.Type.PEER_LOST);
+        }
+    }
+
+    void onPeerFrame(final int type, final ByteBuffer payload) {
+        String reason;
+        try {
+            reason = CmChannel.getString(payload);
+        } catch (final IOException ex) {
+            reason = "(no reason given)";
+        }
+        if (type == CmChannel.DISCONNECT) {
+            enterError("the peer (" + peerDescription + ") disconnected: " + reason, ConnectionEvent.Type.DISCONNECTED);
+        } else if (type == CmChannel.QP_ERROR) {
+            enterError(reason, ConnectionEvent.Type.QUEUE_PAIR_ERROR);
+        }
+    }
+
+    private void notifyPeer(final int type, final String reason) {
+        final CmChannel cm = channel;
+        if (cm != null) {
+            final ByteBuffer payload = ByteBuffer.allocate(2 + reason.length() * 3);
+            CmChannel.putString(payload, reason.length() > 1000 ? reason.substring(0, 1000) : reason);
+            try {
+                cm.send(type, payload.flip());
+            } catch (final IOException ignored) {
+                // the peer is gone already: its side learns nothing more, ours goes on to the error state
+            }
+        }
+    }
+
+    @Override
+    public void disconnect() {
+        if (file.state() == QueuePairFile.STATE_READY) {
+            notifyPeer(CmChannel.DISCONNECT, "disconnect() was called");
+            enterError("disconnected locally", ConnectionEvent.Type.DISCONNECTED);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (file.state() == QueuePairFile.STATE_READY && peer != null) {
+            notifyPeer(CmChannel.DISCONNECT, "the queue pair was closed");
+        }
+        file.compareAndSetState(QueuePairFile.STATE_READY, QueuePairFile.STATE_ERROR);
+        errorHandled.set(true);
+        final CmChannel cm = channel;
+        if (cm != null) {
+            device.monitor().unwatch(this);
+            cm.close();
+        }
+        // take back every receive no peer will complete now, then release what posted receives held
+        long consumer;
+        while ((consumer = file.consumer()) < file.producer()) {
+            file.take(consumer);
+        }
+        for (int slot = 0; slot < slotPending.length(); slot++) {
+            receiveCompleted(slot);
+        }
+        file.state(QueuePairFile.STATE_CLOSED);
+        final PeerView view = peer;
+        if (view != null) {
+            view.close();
+        }
+        device.forget(this);
+        fileMemory.close();
+    }
+
+    @Override
+    public String toString() {
+        return "ShmQueuePair{number=" + number + ", state=" + state() + ", peer=" + peerDescription + '}';
+    }
+}
