@@ -644,23 +644,43 @@ public abstract class ProviderConformanceTest {
     }
 
     @Test
-    public void inlineSendNeedsNoRegisteredMemoryAndCopiesThePayloadAtPostTime() {
+    public void inlineSendCopiesThePayloadAtPostTimeSoTheBufferIsReusableAtOnce() {
         final Endpoints ep = connect();
         assumeCapability(ep.client(), DeviceCapability.INLINE_DATA);
         assumeTrue(ep.client().device.limits().maxInlineData() >= 40, "the device inlines at least 40 bytes");
-        final OffHeapMemory unregistered = own(OffHeapMemory.allocate(PAGE));
+        final MemoryRegion source = ep.client().region(PAGE, Access.LOCAL_WRITE);
         final byte[] payload = pattern(40, 31);
-        unregistered.buffer().putBytes(8, payload);
+        source.buffer().putBytes(8, payload);
         final MemoryRegion target = sentinelFilled(ep.server().region(PAGE, Access.LOCAL_WRITE));
 
         ep.server().receive(1, target, 0, 64);
         ep.client().send(s -> s.add(1, SEND, SendFlags.SIGNALED | SendFlags.INLINE)
-            .sge(unregistered.address() + 8, 40, 0));
-        unregistered.buffer().setMemory(8, 40, (byte) 0);
+            .sge(source.address() + 8, 40, source.lkey()));
+        source.buffer().setMemory(8, 40, (byte) 0);
 
         assertSendSuccess(ep.client().awaitSendCompletion(), 1, SEND, ep.client());
         assertReceiveSuccess(ep.server().awaitReceiveCompletion(), 1, CompletionOpcode.RECV, 40, null, ep.server());
         assertThat(bytes(target, 0, 40)).as("the bytes as they were when the send was posted").isEqualTo(payload);
+    }
+
+    /** {@link SendFlags#INLINE}: "no lkey is needed", so the payload may be in memory no region covers. */
+    @Test
+    public void inlineSendNeedsNoLkeyAndNoRegisteredMemory() {
+        final Endpoints ep = connect();
+        assumeCapability(ep.client(), DeviceCapability.INLINE_DATA);
+        assumeTrue(ep.client().device.limits().maxInlineData() >= 40, "the device inlines at least 40 bytes");
+        final OffHeapMemory unregistered = own(OffHeapMemory.allocate(PAGE));
+        final byte[] payload = pattern(40, 32);
+        unregistered.buffer().putBytes(8, payload);
+        final MemoryRegion target = sentinelFilled(ep.server().region(PAGE, Access.LOCAL_WRITE));
+
+        ep.server().receive(1, target, 0, 64);
+        ep.client().send(s -> s.add(1, SEND_WITH_IMM, SendFlags.SIGNALED | SendFlags.INLINE)
+            .sge(unregistered.address() + 8, 40, 0).immediate(40));
+
+        assertSendSuccess(ep.client().awaitSendCompletion(), 1, SEND_WITH_IMM, ep.client());
+        assertReceiveSuccess(ep.server().awaitReceiveCompletion(), 1, CompletionOpcode.RECV, 40, 40, ep.server());
+        assertThat(bytes(target, 0, 40)).isEqualTo(payload);
     }
 
     // ------------------------------------------------------------------------------------------------------ errors
@@ -1153,6 +1173,8 @@ public abstract class ProviderConformanceTest {
         assertThat(inbox.isRegistered()).isTrue();
 
         ep.client().qp().disconnect();
+        server.awaitState(QueuePairState.ERROR);
+        assertThat(inbox.isRegistered()).as("a region whose flushed receives are not polled yet").isTrue();
         assertFlushed(server.awaitReceiveCompletions(3), server, 501, 502, 503);
         Await.until(() -> "the region to be deregistered once its flushed receives were polled",
             () -> !inbox.isRegistered());
