@@ -345,7 +345,7 @@ public abstract class ProviderConformanceTest {
         assertUntouched(target, 164, PAGE - 164);
     }
 
-    @ParameterizedTest(name = "immediate 0x{0}")
+    @ParameterizedTest(name = "immediate {0}")
     @ValueSource(ints = {0, 1, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 0x12345678, 0x80FF0001})
     public void sendWithImmediateCarriesTheImmediateIntoTheReceiveCompletion(final int immediate) {
         final Endpoints ep = connect();
@@ -401,7 +401,7 @@ public abstract class ProviderConformanceTest {
         assertUntouched(target, 1300, 2 * PAGE - 1300);
     }
 
-    @ParameterizedTest(name = "immediate 0x{0}")
+    @ParameterizedTest(name = "immediate {0}")
     @ValueSource(ints = {0, 1, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 0x12345678})
     public void rdmaWriteWithImmediateLandsItsBytesAndCompletesAZeroLengthReceiveWithTheImmediate(
         final int immediate) {
