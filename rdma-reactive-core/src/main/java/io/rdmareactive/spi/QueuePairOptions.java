@@ -7,7 +7,9 @@ import java.util.Objects;
  *
  * @param sendQueue       where send work completes
  * @param receiveQueue    where receive work completes
- * @param sendDepth       send requests outstanding at once
+ * @param sendDepth       send requests outstanding at once: a request holds its place until its completion, or that
+ *                        of a later request of the same queue pair, has been polled (as on verbs), so with selective
+ *                        signalling signal at least one request in every {@code sendDepth}
  * @param receiveDepth    receives posted at once
  * @param maxSendSge      gather entries per send request
  * @param maxReceiveSge   scatter entries per receive

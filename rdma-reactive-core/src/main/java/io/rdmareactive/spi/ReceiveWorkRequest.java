@@ -28,6 +28,6 @@ public interface ReceiveWorkRequest {
     /** @return the most receives the batch can hold */
     int capacity();
 
-    /** @return the index of the first receive not posted by the last failed post, or -1 */
+    /** @return the index of the first receive not posted by the last post, or -1 after a post that posted all */
     int failedIndex();
 }

@@ -38,6 +38,6 @@ public interface SendWorkRequest {
     /** @return the most requests the batch can hold */
     int capacity();
 
-    /** @return the index of the first request not posted by the last failed post, or -1 */
+    /** @return the index of the first request not posted by the last post, or -1 after a post that posted all */
     int failedIndex();
 }

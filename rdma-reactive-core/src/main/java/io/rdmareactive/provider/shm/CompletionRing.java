@@ -16,9 +16,12 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  record (40 bytes):
  *   0                       8          12         16         20         24         28         32         36
  *  +-----------------------+----------+----------+----------+----------+----------+----------+----------+
- *  | wr id                 | status   | opcode   | bytes    | immediate| qp number| flags    | rq slot  | pad
+ *  | wr id                 | status   | opcode   | bytes    | immediate| qp number| flags    | tag      | pad
  *  +-----------------------+----------+----------+----------+----------+----------+----------+----------+
  * </pre>
+ *
+ * <p>The tag is the receive-queue slot of a receive completion, or the sequence of a send request, so that polling
+ * can release what the request held.
  *
  * <p>A full ring is an overrun, as on verbs: the flag is set and the queue is unusable from then on.
  */

@@ -67,9 +67,8 @@ final class ShmCompletionQueue implements CompletionQueue, MessageHandler, Compl
         try {
             handler.onCompletion(this);
         } finally {
-            if (CompletionOpcode.isReceive(opcode())) {
-                device.onReceiveCompleted(queuePairNumber(), buffer.getInt(index + CompletionRing.SLOT));
-            }
+            device.onCompleted(queuePairNumber(), CompletionOpcode.isReceive(opcode()),
+                buffer.getInt(index + CompletionRing.SLOT));
         }
     }
 

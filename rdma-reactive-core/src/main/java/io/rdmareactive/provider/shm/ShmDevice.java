@@ -335,11 +335,19 @@ final class ShmDevice implements RdmaDevice {
         }
     }
 
-    /** A receive completion was polled: release what its receive held (hot path). */
-    void onReceiveCompleted(final int qpNumber, final int slot) {
+    /**
+     * A completion was polled: a receive releases what it held, a send frees its send-queue slot (hot path).
+     *
+     * @param tag the receive queue slot, or the send request's sequence
+     */
+    void onCompleted(final int qpNumber, final boolean receive, final int tag) {
         final ShmQueuePair queuePair = queuePairs.get(qpNumber & (MAX_QUEUE_PAIRS - 1));
         if (queuePair != null && queuePair.number() == qpNumber) {
-            queuePair.receiveCompleted(slot);
+            if (receive) {
+                queuePair.receiveCompleted(tag);
+            } else {
+                queuePair.sendCompleted(tag);
+            }
         }
     }
 

@@ -34,6 +34,8 @@ import java.util.concurrent.locks.LockSupport;
 final class ShmQueuePair implements QueuePair {
 
     private static final long RNR_TIMER_NANOS = 100_000;
+    /** This process's whole address space, for inline payloads, which verbs copies from any address at post time. */
+    private static final MemorySegment ADDRESS_SPACE = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
     private final ShmDevice device;
     private final int number;
@@ -56,6 +58,12 @@ final class ShmQueuePair implements QueuePair {
     private MemorySegment[] scatterSegment = new MemorySegment[0];
     private long[] scatterOffset = new long[0];
     private int[] scatterLength = new int[0];
+
+    /** Send requests posted, and retired (their completion or a later one polled), as on verbs. */
+    private long sendPosted;
+    private volatile long sendRetired;
+    /** The sequence of the request being executed, carried in its completion. */
+    private int sendSequence;
 
     private volatile PeerView peer;
     private volatile CmChannel channel;
@@ -210,6 +218,18 @@ final class ShmQueuePair implements QueuePair {
         }
     }
 
+    /**
+     * Called when a send completion of this queue pair is polled: it and every request posted before it (the
+     * unsignalled ones) leave the send queue.
+     */
+    void sendCompleted(final int sequence) {
+        final long retired = sendRetired;
+        final int ahead = sequence - (int) retired;
+        if (ahead > 0) {
+            sendRetired = retired + ahead;
+        }
+    }
+
     /** Completes every posted receive that nobody has taken with {@link CompletionStatus#WR_FLUSH_ERR}. */
     private void flushReceives() {
         while (true) {
@@ -241,6 +261,11 @@ final class ShmQueuePair implements QueuePair {
                 batch.failedIndex = i;
                 return PostStatus.INVALID;
             }
+            if (sendPosted - sendRetired >= options.sendDepth()) {
+                batch.failedIndex = i;
+                return PostStatus.QUEUE_FULL;
+            }
+            sendSequence = (int) ++sendPosted;
             execute(batch, i);
         }
         return PostStatus.OK;
@@ -265,7 +290,8 @@ final class ShmQueuePair implements QueuePair {
         }
         final PeerView remote = peer;
         final int gatherAccess = opcode == WorkRequestOpcode.RDMA_READ ? Access.LOCAL_WRITE : 0;
-        final long length = resolveGather(batch, i, gatherAccess);
+        final long length = (batch.flags[i] & SendFlags.INLINE) != 0
+            ? resolveInline(batch, i) : resolveGather(batch, i, gatherAccess);
         if (length < 0) {
             fail(wrId, completionOpcode, CompletionStatus.LOC_PROT_ERR, "a local buffer of " + WorkRequestOpcode.name(opcode)
                 + " work request " + wrId + " is outside its region, its lkey is wrong, or the region lacks LOCAL_WRITE",
@@ -364,6 +390,37 @@ final class ShmQueuePair implements QueuePair {
             }
             gatherSegment[k] = region.segment();
             gatherOffset[k] = address - region.address();
+            gatherLength[k] = length;
+            total += length;
+        }
+        gatherCount = batch.sgeCount[i];
+        return total;
+    }
+
+    /**
+     * Inline payloads need no lkey, as on verbs: they are read from the caller's addresses now, before the post
+     * returns, so the buffers may be reused at once. (An address that is not readable memory is the caller's bug, as
+     * it is in C.)
+     *
+     * @return the total length, or -1 if an entry is malformed
+     */
+    private long resolveInline(final ShmSendRequest batch, final int i) {
+        long total = 0;
+        for (int k = 0; k < batch.sgeCount[i]; k++) {
+            final int at = i * batch.maxSge + k;
+            final long address = batch.sgeAddress[at];
+            final int length = batch.sgeLength[at];
+            if (length < 0 || length > 0 && address <= 0) {
+                return -1;
+            }
+            final ShmMemoryRegion region = device.localRegion(batch.sgeLkey[at]);
+            if (region != null && region.holds(batch.sgeLkey[at], address, length)) {
+                gatherSegment[k] = region.segment();
+                gatherOffset[k] = address - region.address();
+            } else {
+                gatherSegment[k] = ADDRESS_SPACE;
+                gatherOffset[k] = address;
+            }
             gatherLength[k] = length;
             total += length;
         }
@@ -471,7 +528,7 @@ final class ShmQueuePair implements QueuePair {
     }
 
     private void complete(final long wrId, final int status, final int completionOpcode, final int byteLength) {
-        if (!sendQueue.ring().offer(wrId, status, completionOpcode, byteLength, 0, number, 0, -1)) {
+        if (!sendQueue.ring().offer(wrId, status, completionOpcode, byteLength, 0, number, 0, sendSequence)) {
             enterError("the send completion queue overflowed: poll it more often or make it larger", null);
         }
     }
@@ -479,7 +536,7 @@ final class ShmQueuePair implements QueuePair {
     /** Completes a request with an error, moves this queue pair (and the peer's, if it is at fault too) to ERROR. */
     private void fail(final long wrId, final int completionOpcode, final int status, final String why,
                       final boolean peerToo) {
-        sendQueue.ring().offer(wrId, status, completionOpcode, 0, 0, number, 0, -1);
+        sendQueue.ring().offer(wrId, status, completionOpcode, 0, 0, number, 0, sendSequence);
         final String reason = CompletionStatus.name(status) + ": " + why;
         if (peerToo) {
             final PeerView remote = peer;

@@ -32,8 +32,9 @@
  *   <li>Memory that peers access (remote access flags, receive buffers) must be mapped from a file:
  *   {@link io.rdmareactive.spi.RdmaDevice#allocateRegion(long, int)} or
  *   {@link io.rdmareactive.ring.OffHeapMemory#mapFile}.</li>
- *   <li>The lkey is checked even for inline sends; the send queue never fills (sends complete at once), and a receive
- *   queue slot is reused only once its completion has been polled.</li>
+ *   <li>Sends complete before the post returns, but a send request keeps its place in the send queue until its
+ *   completion (or a later one) is polled, as on verbs, so {@code PostStatus.QUEUE_FULL} comes at the same point.
+ *   A receive queue slot is reused only once its completion has been polled.</li>
  * </ul>
  */
 package io.rdmareactive.provider.shm;
