@@ -1,0 +1,265 @@
+package io.rdmareactive.codec;
+
+import java.nio.charset.StandardCharsets;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * {@link String} as UTF-8 (RFC 3629), with no length prefix: the frame carries the length.
+ *
+ * <h2>Encode</h2>
+ * The bytes are exactly those of {@code value.getBytes(StandardCharsets.UTF_8)}, written without that call's
+ * allocation. In particular an <b>unpaired surrogate</b> (a high surrogate not followed by a low one, or a low
+ * surrogate not preceded by a high one), which has no UTF-8 encoding, is written as {@code '?'} (one byte), as the
+ * JDK does; such a string therefore does not round-trip, every other string does. {@link #encodedLength} is exact
+ * for every string: 1 byte per char below U+0080, 2 below U+0800, 4 per surrogate pair, 1 per unpaired surrogate,
+ * 3 otherwise. Encoding a string that is all ASCII (the fast path) is one scan to check it and one write loop
+ * behind a single bounds check; other strings take one more scan to size them and a per-byte write. Neither
+ * allocates.
+ *
+ * <h2>Decode</h2>
+ * Strict: the bytes must be well-formed UTF-8 as RFC 3629 and Unicode table 3-7 define it, otherwise a
+ * {@link CodecException} names the first bad byte. Rejected are stray continuation bytes, truncated sequences,
+ * overlong forms (including {@code C0 80}), encoded surrogates ({@code ED A0..BF}), code points above U+10FFFF and
+ * the bytes {@code F5..FF}. Rejecting rather than replacing with U+FFFD is the safer choice for bytes that come from
+ * a peer: a corrupted or hostile frame is reported instead of turning silently into a different string (and two
+ * different byte strings never decode to the same value). The range is copied once before it is validated, so a
+ * peer that rewrites it meanwhile cannot slip unvalidated bytes past; the result owns its characters.
+ *
+ * <p>Stateless and thread safe.
+ */
+final class Utf8StringCodec implements Codec<String> {
+
+    static final String NAME = "utf8-string";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public int encodedLength(final String value) {
+        final int ascii = asciiPrefixLength(value);
+        if (ascii == value.length()) {
+            return ascii;
+        }
+        return checkedLength(encodedLengthFrom(value, ascii));
+    }
+
+    @Override
+    public int encode(final String value, final MutableDirectBuffer buffer, final int offset, final int maxLength) {
+        Ranges.checkEncodeRange(NAME, buffer, offset, maxLength);
+        final int chars = value.length();
+        final int ascii = asciiPrefixLength(value);
+        if (ascii == chars) {
+            if (chars > maxLength) {
+                throw Ranges.doesNotFit(NAME, chars, offset, maxLength);
+            }
+            buffer.putStringWithoutLengthAscii(offset, value);
+            return chars;
+        }
+
+        final long required = encodedLengthFrom(value, ascii);
+        if (required > maxLength) {
+            throw Ranges.doesNotFit(NAME, required, offset, maxLength);
+        }
+        if (ascii > 0) {
+            buffer.putStringWithoutLengthAscii(offset, value, 0, ascii);
+        }
+        int index = offset + ascii;
+        for (int i = ascii; i < chars; i++) {
+            final char c = value.charAt(i);
+            if (c < 0x80) {
+                buffer.putByte(index++, (byte) c);
+            } else if (c < 0x800) {
+                buffer.putByte(index++, (byte) (0xC0 | (c >>> 6)));
+                buffer.putByte(index++, (byte) (0x80 | (c & 0x3F)));
+            } else if (!Character.isSurrogate(c)) {
+                buffer.putByte(index++, (byte) (0xE0 | (c >>> 12)));
+                buffer.putByte(index++, (byte) (0x80 | ((c >>> 6) & 0x3F)));
+                buffer.putByte(index++, (byte) (0x80 | (c & 0x3F)));
+            } else if (Character.isHighSurrogate(c) && i + 1 < chars && Character.isLowSurrogate(value.charAt(i + 1))) {
+                final int codePoint = Character.toCodePoint(c, value.charAt(++i));
+                buffer.putByte(index++, (byte) (0xF0 | (codePoint >>> 18)));
+                buffer.putByte(index++, (byte) (0x80 | ((codePoint >>> 12) & 0x3F)));
+                buffer.putByte(index++, (byte) (0x80 | ((codePoint >>> 6) & 0x3F)));
+                buffer.putByte(index++, (byte) (0x80 | (codePoint & 0x3F)));
+            } else {
+                buffer.putByte(index++, (byte) '?'); // unpaired surrogate, as String.getBytes(UTF_8) writes it
+            }
+        }
+        return index - offset;
+    }
+
+    @Override
+    public String decode(final DirectBuffer buffer, final int offset, final int length) {
+        Ranges.checkDecodeRange(NAME, buffer, offset, length);
+        if (length == 0) {
+            return "";
+        }
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(offset, bytes, 0, length); // copy first: validate exactly the bytes that get decoded
+        final int bad = firstMalformed(bytes);
+        if (bad >= 0) {
+            throw malformed(bytes, bad, offset, length);
+        }
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public boolean decodesToView() {
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+
+    private static int asciiPrefixLength(final String value) {
+        final int chars = value.length();
+        int i = 0;
+        while (i < chars && value.charAt(i) < 0x80) {
+            i++;
+        }
+        return i;
+    }
+
+    /** The UTF-8 length of {@code value}, given that its first {@code from} chars are ASCII. */
+    private static long encodedLengthFrom(final String value, final int from) {
+        final int chars = value.length();
+        long length = chars; // every char contributes at least one byte; add the rest below
+        for (int i = from; i < chars; i++) {
+            final char c = value.charAt(i);
+            if (c < 0x80) {
+                continue;
+            }
+            if (c < 0x800) {
+                length += 1;
+            } else if (!Character.isSurrogate(c)) {
+                length += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < chars && Character.isLowSurrogate(value.charAt(i + 1))) {
+                length += 2; // two chars, four bytes
+                i++;
+            }
+            // else an unpaired surrogate: one '?'
+        }
+        return length;
+    }
+
+    private static int checkedLength(final long length) {
+        if (length > Integer.MAX_VALUE) {
+            throw new CodecException(NAME, "encoding needs " + length + " bytes, more than a buffer can hold");
+        }
+        return (int) length;
+    }
+
+    /**
+     * Returns the index of the first byte at which {@code bytes} stops being well-formed UTF-8, or -1 if all of it
+     * is. For a bad or truncated sequence that is the index of its lead byte.
+     */
+    static int firstMalformed(final byte[] bytes) {
+        final int n = bytes.length;
+        int i = 0;
+        while (i < n) {
+            if (bytes[i] >= 0) {
+                i++; // ASCII
+                continue;
+            }
+            final int size = sequenceLength(bytes, i);
+            if (size < 0) {
+                return i;
+            }
+            i += size;
+        }
+        return -1;
+    }
+
+    private static final int STRAY_CONTINUATION = -1;
+    private static final int NEVER_VALID = -2;
+    private static final int TRUNCATED = -3;
+    private static final int OVERLONG = -4;
+    private static final int SURROGATE = -5;
+    private static final int ABOVE_MAX = -6;
+    private static final int BAD_CONTINUATION = -7;
+
+    /**
+     * The length of the well-formed multi-byte sequence starting at {@code i}, or one of the negative reasons above
+     * (Unicode table 3-7: the second byte's range depends on the lead, later bytes are 80..BF).
+     */
+    private static int sequenceLength(final byte[] bytes, final int i) {
+        final int lead = bytes[i] & 0xFF;
+        final int size;
+        int min2 = 0x80;
+        int max2 = 0xBF;
+        int belowMin2 = BAD_CONTINUATION;
+        int aboveMax2 = BAD_CONTINUATION;
+        if (lead < 0xC0) {
+            return STRAY_CONTINUATION;
+        } else if (lead < 0xC2) {
+            return OVERLONG; // C0, C1 only ever start overlong 2-byte forms
+        } else if (lead < 0xE0) {
+            size = 2;
+        } else if (lead < 0xF0) {
+            size = 3;
+            if (lead == 0xE0) {
+                min2 = 0xA0; // below U+0800
+                belowMin2 = OVERLONG;
+            } else if (lead == 0xED) {
+                max2 = 0x9F; // U+D800..U+DFFF
+                aboveMax2 = SURROGATE;
+            }
+        } else if (lead < 0xF5) {
+            size = 4;
+            if (lead == 0xF0) {
+                min2 = 0x90; // below U+10000
+                belowMin2 = OVERLONG;
+            } else if (lead == 0xF4) {
+                max2 = 0x8F; // above U+10FFFF
+                aboveMax2 = ABOVE_MAX;
+            }
+        } else {
+            return NEVER_VALID;
+        }
+        final int n = bytes.length;
+        if (i + 1 >= n) {
+            return TRUNCATED;
+        }
+        final int b1 = bytes[i + 1] & 0xFF;
+        if (b1 < min2) {
+            return b1 < 0x80 ? BAD_CONTINUATION : belowMin2;
+        }
+        if (b1 > max2) {
+            return b1 > 0xBF ? BAD_CONTINUATION : aboveMax2;
+        }
+        for (int k = 2; k < size; k++) {
+            if (i + k >= n) {
+                return TRUNCATED;
+            }
+            if ((bytes[i + k] & 0xC0) != 0x80) {
+                return BAD_CONTINUATION;
+            }
+        }
+        return size;
+    }
+
+    private static CodecException malformed(final byte[] bytes, final int at, final int offset, final int length) {
+        final StringBuilder shown = new StringBuilder();
+        final int end = Math.min(bytes.length, at + 4);
+        for (int k = at; k < end; k++) {
+            shown.append(k > at ? " " : "").append(String.format("%02X", bytes[k] & 0xFF));
+        }
+        final String reason = switch (sequenceLength(bytes, at)) {
+            case STRAY_CONTINUATION -> "continuation byte without a lead byte";
+            case NEVER_VALID -> "byte never valid in UTF-8";
+            case TRUNCATED -> "sequence truncated by the end of the range";
+            case OVERLONG -> "overlong encoding";
+            case SURROGATE -> "encoded surrogate";
+            case ABOVE_MAX -> "code point above U+10FFFF";
+            default -> "invalid continuation byte";
+        };
+        return new CodecException(NAME, "malformed UTF-8 at byte " + at + " (buffer index " + ((long) offset + at)
+            + ") of " + Ranges.range(offset, length) + ": " + shown + (end < bytes.length ? " ..." : "")
+            + " (" + reason + ")");
+    }
+}

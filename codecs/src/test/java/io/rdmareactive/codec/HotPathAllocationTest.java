@@ -1,0 +1,101 @@
+package io.rdmareactive.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The send path allocates nothing per message: encoding a {@code byte[]}, a {@code ByteBuffer}, a
+ * {@code DirectBuffer} or a string (ASCII or not), and decoding through a reusable view. Measured with the
+ * thread's allocation counter, which counts bytes, not time: a single allocation per call would add at least
+ * 16 bytes per call, so the bound below (well under one byte per call) tolerates only one-off noise.
+ * (Allocation is counted, never time.)
+ */
+class HotPathAllocationTest {
+
+    private static final int WARM_UP = 20_000;
+    private static final int CALLS = 10_000;
+    private static final int ROUNDS = 5;
+
+    private static com.sun.management.ThreadMXBean threads;
+
+    private final UnsafeBuffer ring = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
+    private final byte[] bytes = new byte[256];
+    private final ByteBuffer byteBuffer = ByteBuffer.allocateDirect(256);
+    private final DirectBuffer directBuffer = new UnsafeBuffer(new byte[256]);
+    private final String ascii = "order-12345:BUY:100@99.5;" + "x".repeat(100);
+    private final String unicode = "Grüße, 世界 😀 and \uD800 unpaired";
+    private int sink;
+
+    @BeforeAll
+    static void allocationCounter() {
+        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
+            "this JVM cannot count a thread's allocations");
+        threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported(), "allocation counting unsupported");
+        threads.setThreadAllocatedMemoryEnabled(true);
+    }
+
+    @Test
+    void encodingAByteArrayAllocatesNothing() {
+        assertNoAllocation(() -> sink += Codecs.BYTE_ARRAY.encode(bytes, ring, 64,
+            Codecs.BYTE_ARRAY.encodedLength(bytes)));
+    }
+
+    @Test
+    void encodingAByteBufferAllocatesNothing() {
+        assertNoAllocation(() -> sink += Codecs.BYTE_BUFFER.encode(byteBuffer, ring, 64,
+            Codecs.BYTE_BUFFER.encodedLength(byteBuffer)));
+    }
+
+    @Test
+    void encodingADirectBufferAllocatesNothing() {
+        assertNoAllocation(() -> sink += Codecs.DIRECT_BUFFER.encode(directBuffer, ring, 64,
+            Codecs.DIRECT_BUFFER.encodedLength(directBuffer)));
+    }
+
+    @Test
+    void encodingAnAsciiStringAllocatesNothing() {
+        assertNoAllocation(() -> sink += Codecs.UTF8_STRING.encode(ascii, ring, 64,
+            Codecs.UTF8_STRING.encodedLength(ascii)));
+    }
+
+    @Test
+    void encodingANonAsciiStringAllocatesNothing() {
+        assertNoAllocation(() -> sink += Codecs.UTF8_STRING.encode(unicode, ring, 64,
+            Codecs.UTF8_STRING.encodedLength(unicode)));
+    }
+
+    @Test
+    void decodingThroughAReusableViewAllocatesNothing() {
+        final var codec = Codecs.reusableDirectBufferView();
+        assertNoAllocation(() -> sink += codec.decode(ring, 64, 128).capacity());
+    }
+
+    /**
+     * One-off allocations unrelated to the call (the JIT replacing the loop mid-run, class initialisation) can land
+     * in any single round, so the least of a few rounds is judged: a per-call allocation shows in every round.
+     */
+    private void assertNoAllocation(final Runnable call) {
+        for (int i = 0; i < WARM_UP; i++) {
+            call.run();
+        }
+        final long threadId = Thread.currentThread().threadId();
+        long least = Long.MAX_VALUE;
+        for (int round = 0; round < ROUNDS && least >= CALLS / 2; round++) {
+            final long before = threads.getThreadAllocatedBytes(threadId);
+            for (int i = 0; i < CALLS; i++) {
+                call.run();
+            }
+            least = Math.min(least, threads.getThreadAllocatedBytes(threadId) - before);
+        }
+        assertThat(least).as("bytes allocated by %d calls (least of up to %d rounds)", CALLS, ROUNDS)
+            .isLessThan(CALLS / 2);
+    }
+}
