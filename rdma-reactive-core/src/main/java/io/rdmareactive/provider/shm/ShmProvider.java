@@ -26,7 +26,10 @@ public final class ShmProvider implements RdmaProvider {
 
     @Override
     public Availability availability() {
-        try (SocketChannel ignored = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+        try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            if (!probe.isOpen()) {
+                return Availability.unavailable("UNIX-domain sockets cannot be opened here");
+            }
             final Path directory = ShmDirectory.defaultPath();
             final Path existing = Files.exists(directory) ? directory : directory.getParent();
             if (existing == null || !Files.isWritable(existing)) {

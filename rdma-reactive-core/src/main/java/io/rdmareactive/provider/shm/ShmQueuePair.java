@@ -35,6 +35,7 @@ final class ShmQueuePair implements QueuePair {
 
     private static final long RNR_TIMER_NANOS = 100_000;
     /** This process's whole address space, for inline payloads, which verbs copies from any address at post time. */
+    @SuppressWarnings("restricted") // every JVM of this project runs with --enable-native-access=ALL-UNNAMED
     private static final MemorySegment ADDRESS_SPACE = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
     private final ShmDevice device;
