@@ -224,11 +224,18 @@ final class ShmQueuePair implements QueuePair {
      * unsignalled ones) leave the send queue.
      */
     void sendCompleted(final int sequence) {
-        final long retired = sendRetired;
+        sendRetired = retiredAfter(sendRetired, sequence);
+    }
+
+    /**
+     * @param retired  how many send requests have retired so far
+     * @param sequence the low 32 bits of the sequence of a polled completion (1 for the first request)
+     * @return the new count: the request and all before it have retired; a completion older than the count (a
+     * reordered flush) changes nothing. Fewer than 2^31 requests are ever outstanding, so the 32 bits suffice.
+     */
+    static long retiredAfter(final long retired, final int sequence) {
         final int ahead = sequence - (int) retired;
-        if (ahead > 0) {
-            sendRetired = retired + ahead;
-        }
+        return ahead > 0 ? retired + ahead : retired;
     }
 
     /** Completes every posted receive that nobody has taken with {@link CompletionStatus#WR_FLUSH_ERR}. */
