@@ -11,6 +11,7 @@ import java.nio.file.Path;
  */
 final class PeerView implements AutoCloseable {
 
+    private final ShmDirectory directory;
     private final String deviceId;
     private final OffHeapMemory qpMemory;
     private final OffHeapMemory tableMemory;
@@ -21,9 +22,10 @@ final class PeerView implements AutoCloseable {
     private final OffHeapMemory[] mappings = new OffHeapMemory[RegionTable.ENTRIES];
     private final int[] mappedGenerations = new int[RegionTable.ENTRIES];
 
-    private PeerView(final String deviceId, final OffHeapMemory qpMemory, final OffHeapMemory tableMemory,
+    private PeerView(final ShmDirectory directory, final String deviceId, final OffHeapMemory qpMemory, final OffHeapMemory tableMemory,
                      final OffHeapMemory cqMemory, final QueuePairFile queuePair, final RegionTable regions,
                      final CompletionRing receiveQueue) {
+        this.directory = directory;
         this.deviceId = deviceId;
         this.qpMemory = qpMemory;
         this.tableMemory = tableMemory;
@@ -63,7 +65,7 @@ final class PeerView implements AutoCloseable {
             if (ring == null) {
                 throw new IllegalStateException("the peer's completion queue file " + cqFile + " is malformed");
             }
-            return new PeerView(deviceId, qp, table, cq, queuePair, regions, ring);
+            return new PeerView(directory, deviceId, qp, table, cq, queuePair, regions, ring);
         } catch (final RuntimeException ex) {
             closeQuietly(cq);
             closeQuietly(table);
@@ -108,8 +110,8 @@ final class PeerView implements AutoCloseable {
     private MemorySegment map(final int index, final int generation) {
         final String path = regions.path(index);
         final long length = regions.length(index);
-        if (path == null) {
-            return null;
+        if (path == null || !directory.holds(Path.of(path))) {
+            return null; // the peer's table names no file, or one outside the directory: never map it
         }
         try {
             final OffHeapMemory mapping = OffHeapMemory.mapFile(Path.of(path), length,

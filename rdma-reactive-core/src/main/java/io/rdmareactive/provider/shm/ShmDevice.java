@@ -54,6 +54,7 @@ final class ShmDevice implements RdmaDevice {
     private final String id;
     private final String name;
     private final ShmDirectory directory;
+    private final ShmDirectory.Liveness liveness;
     private final OffHeapMemory tableMemory;
     private final RegionTable table;
     private final long maxRegisteredBytes;
@@ -71,9 +72,11 @@ final class ShmDevice implements RdmaDevice {
     private final AtomicInteger nextCompletionQueue = new AtomicInteger(1);
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private ShmDevice(final String id, final String name, final ShmDirectory directory, final OffHeapMemory tableMemory,
+    private ShmDevice(final String id, final String name, final ShmDirectory directory,
+                      final ShmDirectory.Liveness liveness, final OffHeapMemory tableMemory,
                       final long maxRegisteredBytes) {
         this.id = id;
+        this.liveness = liveness;
         this.name = name;
         this.directory = directory;
         this.tableMemory = tableMemory;
@@ -90,17 +93,21 @@ final class ShmDevice implements RdmaDevice {
         directory.removeFilesOfDeadProcesses();
         final String id = ProcessHandle.current().pid() + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt()
             | 0x1000_0000);
+        final ShmDirectory.Liveness liveness = directory.claimLiveness(id);
         final OffHeapMemory table;
         try {
             table = OffHeapMemory.mapFile(directory.regionTable(id), PageSize.roundUp(RegionTable.LENGTH),
                 OffHeapMemory.FileMode.CREATE_NEW);
         } catch (final UncheckedIOException ex) {
+            liveness.close();
             throw new RdmaException("cannot create the region table in " + directory.path() + ": " + ex.getMessage(), ex);
         }
         try {
-            return new ShmDevice(id, options.deviceName().orElse("shm0"), directory, table, options.maxRegisteredBytes());
+            return new ShmDevice(id, options.deviceName().orElse("shm0"), directory, liveness, table,
+                options.maxRegisteredBytes());
         } catch (final RuntimeException ex) {
             table.close();
+            liveness.close();
             throw ex;
         }
     }
@@ -174,9 +181,12 @@ final class ShmDevice implements RdmaDevice {
     public MemoryRegion register(final OffHeapMemory memory, final int access) {
         checkOpen();
         Access.validate(access);
-        if ((access & (Access.REMOTE_WRITE | Access.REMOTE_READ)) != 0 && memory.file().isEmpty()) {
-            throw new RdmaException("the shm provider can give peers access only to memory mapped from a file, and "
-                + "this memory is not: allocate it with RdmaDevice.allocateRegion(...) or OffHeapMemory.mapFile(...)");
+        if ((access & (Access.REMOTE_WRITE | Access.REMOTE_READ)) != 0
+            && memory.file().map(file -> !directory.holds(file)).orElse(true)) {
+            throw new RdmaException("the shm provider gives peers access only to memory mapped from a file in its "
+                + "directory " + directory.path() + ", and this memory is " + memory.file().map(f -> "mapped from " + f)
+                .orElse("not mapped from a file") + ": allocate it with RdmaDevice.allocateRegion(...), or map it with "
+                + "OffHeapMemory.mapFile(...) from a file in that directory");
         }
         reserve(memory.length());
         final int index = freeRegionIndex(memory.length());
@@ -491,6 +501,7 @@ final class ShmDevice implements RdmaDevice {
             }
         }
         tableMemory.close();
+        liveness.close();
     }
 
     @Override

@@ -4,15 +4,23 @@ import io.rdmareactive.spi.RdmaException;
 import io.rdmareactive.spi.RegistrationLimitException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.FileStore;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -20,8 +28,8 @@ import java.util.stream.Stream;
  * The directory where a shared-memory device keeps its files: registered memory, completion queues, queue pairs,
  * the region table and listening sockets. Mode 0700, owned by the user; every file in it mode 0600.
  *
- * <p>File names start with the owning device's id, {@code <pid>-<random>}, so that files of dead processes can be
- * recognised and removed when a device opens.
+ * <p>File names start with the owning device's id, {@code <pid>-<random>}; each live device holds a lock on its
+ * {@code <id>.live} file, so that files of dead processes can be recognised and removed safely when a device opens.
  */
 final class ShmDirectory {
 
@@ -31,6 +39,7 @@ final class ShmDirectory {
     static final int MAX_SOCKET_PATH_BYTES = 107;
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    private static final Pattern DEVICE_ID = Pattern.compile("[0-9]{1,10}-[0-9a-f]{8}");
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
     private static final System.Logger LOG = System.getLogger(ShmDirectory.class.getName());
 
@@ -166,27 +175,114 @@ final class ShmDirectory {
         }
     }
 
-    /** Removes files left by devices of processes that no longer exist. */
+    /**
+     * Creates and locks this device's liveness file. The kernel releases the lock when the process dies, however it
+     * dies, which is how {@link #removeFilesOfDeadProcesses()} tells a dead device's files from a live one's, even
+     * across PID namespaces.
+     */
+    Liveness claimLiveness(final String deviceId) {
+        final Path file = path.resolve(deviceId + ".live");
+        FileChannel channel = null;
+        try {
+            channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            return new Liveness(file, channel, channel.lock());
+        } catch (final IOException ex) {
+            if (channel != null) {
+                try {
+                    channel.close();
+                    Files.deleteIfExists(file);
+                } catch (final IOException ignored) {
+                    // the original error is the one to report
+                }
+            }
+            throw new RdmaException("cannot create " + file + ": " + ex.getMessage()
+                + "; choose a writable directory (DeviceOptions.directory)", ex);
+        }
+    }
+
+    /**
+     * Removes the files of devices whose process is gone: its PID does not run here and its liveness file is not
+     * locked. A device of a live process, here or in another PID namespace, keeps its lock and its files.
+     */
     void removeFilesOfDeadProcesses() {
+        final Map<String, List<Path>> byDevice = new TreeMap<>();
         try (Stream<Path> files = Files.list(path)) {
             files.forEach(file -> {
                 final String name = file.getFileName().toString();
-                final int dash = name.indexOf('-');
-                if (dash <= 0 || name.endsWith(".sock")) {
-                    return;
-                }
-                try {
-                    final long pid = Long.parseLong(name.substring(0, dash));
-                    if (ProcessHandle.of(pid).isEmpty()) {
-                        Files.deleteIfExists(file);
-                        LOG.log(System.Logger.Level.DEBUG, "removed " + file + ", left by process " + pid + " which is gone");
-                    }
-                } catch (final NumberFormatException | IOException ignored) {
-                    // not one of ours, or already gone
+                final int dot = name.indexOf('.');
+                if (dot > 0 && DEVICE_ID.matcher(name.substring(0, dot)).matches() && !name.endsWith(".sock")) {
+                    byDevice.computeIfAbsent(name.substring(0, dot), id -> new ArrayList<>()).add(file);
                 }
             });
         } catch (final IOException ex) {
             LOG.log(System.Logger.Level.WARNING, "cannot list " + path + " to remove files of dead processes: " + ex);
+            return;
+        }
+        byDevice.forEach((id, files) -> {
+            if (isAbandoned(id)) {
+                files.sort((a, b) -> Boolean.compare(a.toString().endsWith(".live"), b.toString().endsWith(".live")));
+                for (final Path file : files) {
+                    try {
+                        Files.deleteIfExists(file);
+                    } catch (final IOException ignored) {
+                        // removed by someone else meanwhile
+                    }
+                }
+                LOG.log(System.Logger.Level.DEBUG, "removed " + files.size() + " files of device " + id
+                    + ", whose process is gone");
+            }
+        });
+    }
+
+    private boolean isAbandoned(final String deviceId) {
+        final long pid = Long.parseLong(deviceId.substring(0, deviceId.indexOf('-')));
+        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return false;
+        }
+        final Path live = path.resolve(deviceId + ".live");
+        if (!Files.exists(live)) {
+            return true;
+        }
+        try (FileChannel channel = FileChannel.open(live, StandardOpenOption.WRITE)) {
+            final FileLock lock = channel.tryLock();
+            if (lock == null) {
+                return false;
+            }
+            lock.release();
+            return true;
+        } catch (final OverlappingFileLockException | IOException ex) {
+            return false; // held in this JVM, or unreadable: leave it
+        }
+    }
+
+    /** @return true if {@code file} is a regular file directly in this directory (not a link, not elsewhere) */
+    boolean holds(final Path file) {
+        final Path normal = file.toAbsolutePath().normalize();
+        return path.equals(normal.getParent()) && Files.isRegularFile(normal, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** A device's claim on its files: a locked file that the kernel unlocks when the process dies. */
+    static final class Liveness implements AutoCloseable {
+        private final Path file;
+        private final FileChannel channel;
+        private final FileLock lock;
+
+        private Liveness(final Path file, final FileChannel channel, final FileLock lock) {
+            this.file = file;
+            this.channel = channel;
+            this.lock = lock;
+        }
+
+        @Override
+        public void close() {
+            try {
+                Files.deleteIfExists(file);
+                lock.release();
+                channel.close();
+            } catch (final IOException ignored) {
+                // the directory is gone: nothing left to release
+            }
         }
     }
 }

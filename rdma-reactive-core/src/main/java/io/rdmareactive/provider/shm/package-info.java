@@ -29,7 +29,8 @@
  * <ul>
  *   <li>Peers are on the same host ({@link io.rdmareactive.spi.DeviceCapability#DIRECT_PEER_ACCESS}, no
  *   {@code CROSS_HOST}).</li>
- *   <li>Memory that peers access (remote access flags, receive buffers) must be mapped from a file:
+ *   <li>Memory that peers access (remote access flags, receive buffers) must be mapped from a file in the device's
+ *   directory:
  *   {@link io.rdmareactive.spi.RdmaDevice#allocateRegion(long, int)} or
  *   {@link io.rdmareactive.ring.OffHeapMemory#mapFile}.</li>
  *   <li>Sends complete before the post returns, but a send request keeps its place in the send queue until its
