@@ -1,0 +1,51 @@
+package io.rdmareactive.internal.protocol;
+
+import java.time.Duration;
+
+/**
+ * The protocol's settings for one connection: fixed when it is set up, so memory per connection is known then.
+ *
+ * @param maxStreams       stream slots per connection, the control stream (0) included
+ * @param ringCapacity     bytes of each stream's ring, each direction (a power of two)
+ * @param maxMessageLength the largest message, fragments reassembled
+ * @param keepaliveInterval how often an idle connection says it is alive
+ * @param livenessTimeout  how long a silent peer is tolerated before the connection ends with an error
+ */
+public record ProtocolOptions(int maxStreams, int ringCapacity, int maxMessageLength, Duration keepaliveInterval,
+                              Duration livenessTimeout) {
+
+    /** The default: 8 streams of 256 KiB rings, 16 MiB messages, keepalive every 1 s, dead after 5 s of silence. */
+    public static final ProtocolOptions DEFAULTS = new ProtocolOptions(8, 256 * 1024, 16 * 1024 * 1024,
+        Duration.ofSeconds(1), Duration.ofSeconds(5));
+
+    public ProtocolOptions {
+        if (maxStreams < 2 || maxStreams > 1024) {
+            throw new IllegalArgumentException("maxStreams must be 2 to 1024: " + maxStreams);
+        }
+        if (Integer.bitCount(ringCapacity) != 1 || ringCapacity < 4096 || ringCapacity > (16 << 20)) {
+            throw new IllegalArgumentException("ringCapacity must be a power of two from 4096 to 16 MiB: " + ringCapacity);
+        }
+        if (maxMessageLength < 1024) {
+            throw new IllegalArgumentException("maxMessageLength must be at least 1024: " + maxMessageLength);
+        }
+        if (keepaliveInterval.isNegative() || keepaliveInterval.isZero()
+            || livenessTimeout.compareTo(keepaliveInterval.multipliedBy(2)) < 0) {
+            throw new IllegalArgumentException("the liveness timeout must be at least twice the keepalive interval: "
+                + keepaliveInterval + ", " + livenessTimeout);
+        }
+    }
+
+    /** @return bytes of the region the peer writes into: receive rings, then one 64-byte credit line per stream */
+    long remoteRegionLength() {
+        return roundToPage((long) maxStreams * ringCapacity + (long) maxStreams * ConnectionLayout.LINE);
+    }
+
+    /** @return bytes of the region only this side writes: send rings, then one 64-byte staging line per stream */
+    long localRegionLength() {
+        return remoteRegionLength();
+    }
+
+    private static long roundToPage(final long length) {
+        return (length + 4095) & -4096L;
+    }
+}

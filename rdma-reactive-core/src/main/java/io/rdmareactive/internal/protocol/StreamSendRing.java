@@ -1,0 +1,197 @@
+package io.rdmareactive.internal.protocol;
+
+import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.concurrent.AtomicBuffer;
+
+/**
+ * The sending half of one stream's mirrored ring: frames are encoded straight into this ring (registered memory the
+ * adapter can read), and the driver copies each committed range {@code [sent, producer)} to the same offsets of the
+ * peer's receive ring with RDMA WRITE WITH IMMEDIATE.
+ *
+ * <pre>
+ *   positions (64-bit, only ever grow; index = position &amp; (capacity - 1)):
+ *
+ *   released        sent            producer
+ *      |  in flight or |  committed,   |   free: up to released + capacity
+ *      |  unconsumed   |  not yet sent |
+ *   ---+---------------+---------------+--------------------------------&gt;
+ *
+ *   released = min(completed, credited): the adapter has finished reading the bytes (write completion) and the
+ *   peer has consumed them (its consumed position, RDMA-written into this side's credit line).
+ * </pre>
+ *
+ * <p>One producer thread at a time claims and commits (a stream's {@code onNext} calls are serialised); the driver
+ * thread reads the producer position, records what it sent and completed, and checks the peer's credit. A full
+ * ring is back-pressure: {@link #claim(int)} returns {@link #BACK_PRESSURED}. Nothing here allocates or throws on
+ * the data path.
+ */
+final class StreamSendRing {
+
+    /** {@link #claim(int)} found no room: wait for credit. */
+    static final int BACK_PRESSURED = -1;
+
+    private final AtomicBuffer ring;
+    private final int capacity;
+    private final int mask;
+    private final AtomicBuffer creditLine;
+
+    // producer's own state
+    private long claimEnd;
+    private int claimIndex = -1;
+    private int claimFrameLength;
+    private long releasedCache;
+
+    private final AtomicLong producer = new AtomicLong();
+    private final AtomicLong released = new AtomicLong();
+
+    // driver's own state
+    private long sent;
+    private long completed;
+    private long credited;
+
+    /**
+     * @param ring       the ring's memory; capacity a power of two
+     * @param creditLine where the peer RDMA-writes its consumed position (a 64-bit little-endian value at offset 0)
+     */
+    StreamSendRing(final AtomicBuffer ring, final AtomicBuffer creditLine) {
+        this.ring = ring;
+        this.capacity = ring.capacity();
+        if (Integer.bitCount(capacity) != 1) {
+            throw new IllegalArgumentException("ring capacity must be a power of two: " + capacity);
+        }
+        this.mask = capacity - 1;
+        this.creditLine = creditLine;
+    }
+
+    int capacity() {
+        return capacity;
+    }
+
+    /** @return the largest payload one frame can carry in this ring */
+    int maxPayload() {
+        return capacity / 4 - FrameLayout.HEADER_LENGTH;
+    }
+
+    // ------------------------------------------------------------------------------------------------- producer
+
+    /**
+     * Claims room for one frame.
+     *
+     * @param payloadLength bytes of payload, at most {@link #maxPayload()}
+     * @return the index of the frame's payload in {@link #buffer()}, or {@link #BACK_PRESSURED}
+     */
+    int claim(final int payloadLength) {
+        if (payloadLength < 0 || payloadLength > maxPayload()) {
+            throw new IllegalArgumentException("payload of " + payloadLength + " bytes does not fit one frame of "
+                + "this ring (at most " + maxPayload() + "): fragment it");
+        }
+        final int frameLength = FrameLayout.HEADER_LENGTH + payloadLength;
+        final int aligned = FrameLayout.align(frameLength);
+        final long position = producer.getPlain();
+        final int index = (int) (position & mask);
+        final int toEnd = capacity - index;
+        final int pad = aligned > toEnd ? toEnd : 0;
+        final long end = position + pad + aligned;
+        if (end - releasedCache > capacity) {
+            releasedCache = released.getAcquire();
+            if (end - releasedCache > capacity) {
+                return BACK_PRESSURED;
+            }
+        }
+        if (pad > 0) {
+            ring.putShort(index + FrameLayout.TYPE_OFFSET, FrameLayout.TYPE_PAD);
+            ring.putShort(index + FrameLayout.FLAGS_OFFSET, (short) 0);
+            ring.putInt(index, toEnd);
+        }
+        claimIndex = pad > 0 ? 0 : index;
+        claimFrameLength = frameLength;
+        claimEnd = end;
+        return claimIndex + FrameLayout.HEADER_LENGTH;
+    }
+
+    /** @return the ring's memory, where the claimed payload is written */
+    AtomicBuffer buffer() {
+        return ring;
+    }
+
+    /** Publishes the claimed frame to the driver. */
+    void commit(final short type, final byte flags) {
+        final int index = claimIndex;
+        if (index < 0) {
+            throw new IllegalStateException("commit without a claim");
+        }
+        ring.putShort(index + FrameLayout.TYPE_OFFSET, type);
+        ring.putByte(index + FrameLayout.FLAGS_OFFSET, flags);
+        ring.putByte(index + FrameLayout.FLAGS_OFFSET + 1, (byte) 0);
+        ring.putInt(index, claimFrameLength);
+        claimIndex = -1;
+        producer.setRelease(claimEnd);
+    }
+
+    /** Gives the claimed room back; nothing is published. */
+    void abort() {
+        claimIndex = -1;
+    }
+
+    /** @return bytes free for the producer now (a snapshot) */
+    long free() {
+        return capacity - (producer.getPlain() - released.getAcquire());
+    }
+
+    // ------------------------------------------------------------------------------------------------- driver
+
+    /** @return the committed position (driver) */
+    long producerPosition() {
+        return producer.getAcquire();
+    }
+
+    long sentPosition() {
+        return sent;
+    }
+
+    /** Records that everything up to {@code position} has been posted. */
+    void sentTo(final long position) {
+        sent = position;
+    }
+
+    /** The adapter has finished reading everything up to {@code position}. */
+    void completedTo(final long position) {
+        if (position > completed) {
+            completed = position;
+            publishReleased();
+        }
+    }
+
+    /**
+     * Reads the peer's consumed position from the credit line and checks it: it may not go backwards, pass what was
+     * sent, or break the frame alignment. The peer is untrusted.
+     *
+     * @return {@link ProtocolError#NONE} or the error
+     */
+    int refreshCredit() {
+        final long value = creditLine.getLongVolatile(0);
+        if (value == credited) {
+            return ProtocolError.NONE;
+        }
+        if (value < credited) {
+            return ProtocolError.CREDIT_BACKWARDS;
+        }
+        if (value > sent) {
+            return ProtocolError.CREDIT_BEYOND_SENT;
+        }
+        if ((value & (FrameLayout.ALIGNMENT - 1)) != 0) {
+            return ProtocolError.CREDIT_MISALIGNED;
+        }
+        credited = value;
+        publishReleased();
+        return ProtocolError.NONE;
+    }
+
+    long creditedPosition() {
+        return credited;
+    }
+
+    private void publishReleased() {
+        released.setRelease(Math.min(completed, credited));
+    }
+}

@@ -1,0 +1,88 @@
+package io.rdmareactive.internal.protocol;
+
+import io.rdmareactive.spi.ConnectRequest;
+import io.rdmareactive.spi.DeviceOptions;
+import io.rdmareactive.spi.Listener;
+import io.rdmareactive.spi.RdmaDevice;
+import io.rdmareactive.spi.RdmaProviders;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
+
+/**
+ * Two protocol connections over the shared-memory provider in one JVM, driven by the test's own thread
+ * ({@link #pump()}), so that a test is single-threaded and deterministic.
+ */
+final class ConnectionPair implements AutoCloseable {
+
+    final Path directory;
+    final RdmaDevice serverDevice;
+    final RdmaDevice clientDevice;
+    final ProtocolConnection server;
+    final ProtocolConnection client;
+
+    private ConnectionPair(final Path directory, final RdmaDevice serverDevice, final RdmaDevice clientDevice,
+                           final ProtocolConnection server, final ProtocolConnection client) {
+        this.directory = directory;
+        this.serverDevice = serverDevice;
+        this.clientDevice = clientDevice;
+        this.server = server;
+        this.client = client;
+    }
+
+    static ConnectionPair open(final ProtocolOptions options) {
+        final Path directory;
+        try {
+            directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
+        } catch (final IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        final DeviceOptions deviceOptions = DeviceOptions.builder().directory(directory).build();
+        final RdmaDevice serverDevice = RdmaProviders.named("shm").open(deviceOptions);
+        final RdmaDevice clientDevice = RdmaProviders.named("shm").open(deviceOptions);
+        try (Listener listener = serverDevice.listen("protocol")) {
+            final CompletableFuture<ProtocolConnection> accepted = CompletableFuture.supplyAsync(() -> {
+                final ConnectRequest request = listener.accept(Duration.ofSeconds(10));
+                return ProtocolConnection.accept(serverDevice, request, options);
+            });
+            final ProtocolConnection client = ProtocolConnection.connect(clientDevice, "protocol", options,
+                Duration.ofSeconds(10));
+            return new ConnectionPair(directory, serverDevice, clientDevice, accepted.get(), client);
+        } catch (final InterruptedException | ExecutionException ex) {
+            serverDevice.close();
+            clientDevice.close();
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /** Runs both duty cycles until neither has work. */
+    int pump() {
+        int total = 0;
+        int work;
+        do {
+            final long now = System.nanoTime();
+            work = server.doWork(now) + client.doWork(now);
+            total += work;
+        } while (work > 0);
+        return total;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        server.close();
+        clientDevice.close();
+        serverDevice.close();
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (final IOException ignored) {
+            // best effort
+        }
+    }
+}

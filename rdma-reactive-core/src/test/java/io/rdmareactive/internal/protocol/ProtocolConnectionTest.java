@@ -1,0 +1,153 @@
+package io.rdmareactive.internal.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.zip.CRC32C;
+import org.agrona.concurrent.AtomicBuffer;
+import org.junit.jupiter.api.Test;
+
+class ProtocolConnectionTest {
+
+    private static final ProtocolOptions SMALL = new ProtocolOptions(4, 8192, 1 << 20, Duration.ofSeconds(1),
+        Duration.ofSeconds(5));
+
+    @Test
+    void messagesOfMixedSizesArriveOnceInOrderWithTheirBytesOnEveryStream() {
+        try (ConnectionPair pair = ConnectionPair.open(SMALL)) {
+            final int streams = 3;
+            final int perStream = 20_000;
+            final SplittableRandom random = new SplittableRandom(42);
+            final int[] sent = new int[streams + 1];
+            final Receiver[] receivers = new Receiver[streams + 1];
+            for (int s = 1; s <= streams; s++) {
+                receivers[s] = new Receiver(s);
+            }
+            long backPressured = 0;
+            while (true) {
+                boolean progress = false;
+                for (int s = 1; s <= streams; s++) {
+                    // a burst per stream: write until the ring pushes back
+                    while (sent[s] < perStream) {
+                        final ProtocolStream stream = pair.client.stream(s);
+                        final int length = random.nextInt(0, stream.maxPayload() - 12 + 1) >> random.nextInt(0, 8);
+                        final int index = stream.claim(length + 12);
+                        if (index == ProtocolStream.BACK_PRESSURED) {
+                            backPressured++;
+                            break;
+                        }
+                        Receiver.fill(stream.buffer(), index, s, sent[s], length);
+                        stream.commit(ProtocolStream.WHOLE);
+                        sent[s]++;
+                        progress = true;
+                    }
+                }
+                progress |= pair.pump() > 0;
+                for (int s = 1; s <= streams; s++) {
+                    while (pair.server.stream(s).poll(receivers[s])) {
+                        progress = true;
+                    }
+                }
+                assertThat(pair.server.error()).isNull();
+                assertThat(pair.client.error()).isNull();
+                boolean done = true;
+                for (int s = 1; s <= streams; s++) {
+                    done &= receivers[s].received == perStream;
+                }
+                if (done) {
+                    break;
+                }
+                assertThat(progress).as("no progress: sent %s", java.util.Arrays.toString(sent)).isTrue();
+            }
+            for (int s = 1; s <= streams; s++) {
+                assertThat(receivers[s].errors).as("stream %d", s).isEmpty();
+            }
+            assertThat(backPressured).as("an 8 KiB ring must push back on 60 000 messages").isPositive();
+        }
+    }
+
+    @Test
+    void aStreamWhoseConsumerStopsHoldsBackOnlyItsOwnProducer() {
+        try (ConnectionPair pair = ConnectionPair.open(SMALL)) {
+            final ProtocolStream slow = pair.client.stream(1);
+            final ProtocolStream fast = pair.client.stream(2);
+            final Receiver fastReceiver = new Receiver(2);
+            int slowSent = 0;
+            int fastSent = 0;
+            for (int round = 0; round < 5_000; round++) {
+                final int slowIndex = slow.claim(100);
+                if (slowIndex >= 0) {
+                    Receiver.fill(slow.buffer(), slowIndex, 1, slowSent++, 88);
+                    slow.commit(ProtocolStream.WHOLE);
+                }
+                final int fastIndex = fast.claim(100);
+                if (fastIndex >= 0) {
+                    Receiver.fill(fast.buffer(), fastIndex, 2, fastSent++, 88);
+                    fast.commit(ProtocolStream.WHOLE);
+                }
+                pair.pump();
+                while (pair.server.stream(2).poll(fastReceiver)) {
+                    // the fast consumer keeps up; nobody reads stream 1
+                }
+            }
+            assertThat(slowSent).as("the slow stream's producer is held back by its ring").isLessThan(8192 / 112 + 1);
+            assertThat(fastSent).as("the fast stream is not").isEqualTo(5_000);
+            assertThat(fastReceiver.received).isEqualTo(5_000);
+            assertThat(fastReceiver.errors).isEmpty();
+            // once the slow consumer reads, its producer moves again
+            final Receiver slowReceiver = new Receiver(1);
+            while (pair.server.stream(1).poll(slowReceiver)) {
+                pair.pump();
+            }
+            pair.pump();
+            assertThat(slowReceiver.received).isEqualTo(slowSent);
+            assertThat(slow.claim(100)).isNotNegative();
+        }
+    }
+
+    /** Checks each message: stream, sequence, length, CRC32C of the payload. */
+    static final class Receiver implements StreamReceiveRing.FrameConsumer {
+        final int stream;
+        int received;
+        final List<String> errors = new ArrayList<>();
+
+        Receiver(final int stream) {
+            this.stream = stream;
+        }
+
+        static void fill(final org.agrona.MutableDirectBuffer buffer, final int index, final int stream,
+                         final int sequence, final int length) {
+            buffer.putInt(index, sequence);
+            for (int i = 0; i < length; i++) {
+                buffer.putByte(index + 12 + i, (byte) (sequence * 7 + stream * 13 + i));
+            }
+            final CRC32C crc = new CRC32C();
+            for (int i = 0; i < length; i++) {
+                crc.update(buffer.getByte(index + 12 + i));
+            }
+            buffer.putInt(index + 4, length);
+            buffer.putInt(index + 8, (int) crc.getValue());
+        }
+
+        @Override
+        public void onFrame(final AtomicBuffer buffer, final int index, final int length, final short type,
+                            final byte flags) {
+            final int sequence = buffer.getInt(index);
+            final int payload = buffer.getInt(index + 4);
+            final int expectedCrc = buffer.getInt(index + 8);
+            final CRC32C crc = new CRC32C();
+            for (int i = 0; i < payload; i++) {
+                crc.update(buffer.getByte(index + 12 + i));
+            }
+            if (type != FrameTypes.DATA || flags != ProtocolStream.WHOLE || sequence != received
+                || payload != length - 12 || (int) crc.getValue() != expectedCrc) {
+                errors.add("stream " + stream + " message " + received + ": type " + type + " flags " + flags
+                    + " sequence " + sequence + " length " + length + "/" + payload);
+            }
+            received++;
+        }
+    }
+}
