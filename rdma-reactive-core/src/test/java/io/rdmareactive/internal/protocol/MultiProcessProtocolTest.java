@@ -1,0 +1,209 @@
+package io.rdmareactive.internal.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmareactive.spi.ConnectRequest;
+import io.rdmareactive.spi.DeviceOptions;
+import io.rdmareactive.spi.Listener;
+import io.rdmareactive.spi.RdmaDevice;
+import io.rdmareactive.spi.RdmaProviders;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The protocol between two JVMs over the shared-memory provider. */
+class MultiProcessProtocolTest {
+
+    static final ProtocolOptions OPTIONS = new ProtocolOptions(4, 64 * 1024, 1 << 20, Duration.ofMillis(200),
+        Duration.ofSeconds(3));
+    static final int HEADER = 20;
+
+    private Path directory;
+    private Process child;
+    private final List<String> childOutput = Collections.synchronizedList(new ArrayList<>());
+
+    @BeforeEach
+    void createDirectory() throws IOException {
+        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
+    }
+
+    @AfterEach
+    void cleanUp() throws IOException {
+        if (child != null) {
+            child.destroyForcibly();
+        }
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+    }
+
+    @Test
+    void aMillionMessagesCrossBetweenTwoProcessesOnceInOrderWithTheirBytes() throws Exception {
+        final int streams = 3;
+        final long count = 1_000_000;
+        try (RdmaDevice device = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
+             Listener listener = device.listen("mp")) {
+            startChild("produce", "mp", String.valueOf(streams), String.valueOf(count));
+            final ConnectRequest request = listener.accept(Duration.ofSeconds(30));
+            assertThat(request).as("the producer connected; it said %s", childOutput).isNotNull();
+            try (ProtocolConnection connection = ProtocolConnection.accept(device, request, OPTIONS)) {
+                final Checker[] checkers = new Checker[streams + 1];
+                for (int s = 1; s <= streams; s++) {
+                    checkers[s] = new Checker(s);
+                }
+                final IdleStrategy idle = new BackoffIdleStrategy(10, 10, 1_000, 1_000_000);
+                long received = 0;
+                final long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+                while (received < count) {
+                    assertThat(connection.error()).as("connection error; the producer said %s", childOutput).isNull();
+                    assertThat(System.nanoTime()).as("still receiving after 3 minutes: %d of %d", received, count)
+                        .isLessThan(deadline);
+                    int work = connection.doWork(System.nanoTime());
+                    device.pollEvents(connection::onEvent, 16);
+                    for (int s = 1; s <= streams; s++) {
+                        for (int i = 0; i < 256 && connection.stream(s).poll(checkers[s]); i++) {
+                            received++;
+                            work++;
+                        }
+                    }
+                    idle.idle(work);
+                }
+                for (int s = 1; s <= streams; s++) {
+                    assertThat(checkers[s].errors).as("stream %d", s).isEmpty();
+                }
+                long total = 0;
+                for (int s = 1; s <= streams; s++) {
+                    total += checkers[s].next;
+                }
+                assertThat(total).isEqualTo(count);
+                for (int i = 0; i < 100; i++) {
+                    connection.doWork(System.nanoTime()); // return the last credit
+                }
+            }
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("the producer exits; it said %s", childOutput).isTrue();
+            assertThat(child.exitValue()).as("the producer's exit code; it said %s", childOutput).isZero();
+        }
+    }
+
+    @Test
+    void aPeerKilledMidStreamEndsTheConnectionWithAnErrorThatNamesTheCause() throws Exception {
+        try (RdmaDevice device = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
+             Listener listener = device.listen("victim")) {
+            startChild("hang", "victim");
+            final ConnectRequest request = listener.accept(Duration.ofSeconds(30));
+            assertThat(request).as("the peer connected; it said %s", childOutput).isNotNull();
+            try (ProtocolConnection connection = ProtocolConnection.accept(device, request, OPTIONS)) {
+                final IdleStrategy idle = new BackoffIdleStrategy(10, 10, 1_000, 1_000_000);
+                for (int i = 0; i < 1000; i++) {
+                    idle.idle(connection.doWork(System.nanoTime()));
+                }
+                assertThat(connection.error()).isNull();
+                child.destroyForcibly(); // SIGKILL
+                final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (connection.error() == null && System.nanoTime() < deadline) {
+                    idle.idle(connection.doWork(System.nanoTime()) + device.pollEvents(connection::onEvent, 16));
+                }
+                assertThat(connection.error()).as("the error after the peer was killed")
+                    .isNotNull()
+                    .containsAnyOf("went away", "was killed", "no word from the peer");
+            }
+        }
+    }
+
+    private void startChild(final String... args) throws IOException {
+        final List<String> command = new ArrayList<>(List.of(System.getProperty("java.home") + "/bin/java",
+            "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "-Xmx256m", "-cp", System.getProperty("java.class.path"), ProtocolPeer.class.getName(), args[0],
+            directory.toString()));
+        for (int i = 1; i < args.length; i++) {
+            command.add(args[i]);
+        }
+        child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    childOutput.add(line);
+                }
+            } catch (final IOException ignored) {
+                // the child is gone
+            }
+        });
+    }
+
+    /** Payload lengths: mostly small, some up to the largest a frame holds. */
+    static int length(final SplittableRandom random, final int maxPayload) {
+        final int max = maxPayload - HEADER;
+        return switch (random.nextInt(4)) {
+            case 0 -> random.nextInt(0, 16);
+            case 1 -> random.nextInt(0, 256);
+            case 2 -> random.nextInt(0, 4096);
+            default -> random.nextInt(0, max + 1);
+        };
+    }
+
+    /** Writes stream, sequence, length, CRC32C, then the payload. */
+    static void fill(final MutableDirectBuffer buffer, final int index, final int stream, final long sequence,
+                     final int length) {
+        final int payload = index + HEADER;
+        for (int i = 0; i < length; i++) {
+            buffer.putByte(payload + i, (byte) (sequence * 31 + stream + i));
+        }
+        buffer.putInt(index, stream);
+        buffer.putLong(index + 4, sequence);
+        buffer.putInt(index + 12, length);
+        buffer.putInt(index + 16, crc(buffer, payload, length));
+    }
+
+    static int crc(final org.agrona.DirectBuffer buffer, final int index, final int length) {
+        final CRC32C crc = new CRC32C();
+        for (int i = 0; i < length; i++) {
+            crc.update(buffer.getByte(index + i));
+        }
+        return (int) crc.getValue();
+    }
+
+    /** Checks stream, sequence (once, in order), length and checksum of each message. */
+    static final class Checker implements StreamReceiveRing.FrameConsumer {
+        final int stream;
+        long next;
+        final List<String> errors = new ArrayList<>();
+
+        Checker(final int stream) {
+            this.stream = stream;
+        }
+
+        @Override
+        public void onFrame(final AtomicBuffer buffer, final int index, final int length, final short type,
+                            final byte flags) {
+            final int payloadLength = buffer.getInt(index + 12);
+            if (errors.size() < 10 && (buffer.getInt(index) != stream || buffer.getLong(index + 4) != next
+                || payloadLength != length - HEADER || crc(buffer, index + HEADER, payloadLength)
+                != buffer.getInt(index + 16))) {
+                errors.add("stream " + stream + " expected message " + next + ", got stream " + buffer.getInt(index)
+                    + " sequence " + buffer.getLong(index + 4) + " length " + length);
+            }
+            next++;
+        }
+    }
+}
