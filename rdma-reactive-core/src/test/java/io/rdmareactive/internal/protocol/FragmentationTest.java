@@ -1,0 +1,85 @@
+package io.rdmareactive.internal.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+class FragmentationTest {
+
+    private static final ProtocolOptions OPTIONS = new ProtocolOptions(2, 8192, 64 * 1024, Duration.ofSeconds(1),
+        Duration.ofSeconds(5));
+
+    @Property(tries = 25)
+    void messagesOfAnySizeUpToTheMaximumArriveWholeAndInOrder(
+        @ForAll @Size(min = 1, max = 30) final List<@IntRange(min = 0, max = 64 * 1024) Integer> lengths) {
+        try (ConnectionPair pair = ConnectionPair.open(OPTIONS)) {
+            final ProtocolStream out = pair.client.stream(1);
+            final MessageFragmenter fragmenter = new MessageFragmenter(out);
+            final List<byte[]> received = new ArrayList<>();
+            final MessageAssembler assembler = new MessageAssembler(OPTIONS.maxMessageLength(),
+                (buffer, index, length) -> {
+                    final byte[] copy = new byte[length];
+                    buffer.getBytes(index, copy);
+                    received.add(copy);
+                });
+            int next = 0;
+            int guard = 0;
+            while (received.size() < lengths.size()) {
+                assertThat(++guard).as("no progress").isLessThan(1_000_000);
+                if (!fragmenter.isSending() && next < lengths.size()) {
+                    fragmenter.begin(new UnsafeBuffer(message(next, lengths.get(next))), 0, lengths.get(next));
+                    next++;
+                }
+                if (fragmenter.isSending()) {
+                    fragmenter.send();
+                }
+                pair.pump();
+                // consume a frame at a time so that back-pressure strikes in the middle of messages
+                pair.server.stream(1).poll(assembler);
+                assertThat(assembler.error()).isNull();
+                assertThat(pair.server.error()).isNull();
+            }
+            for (int i = 0; i < lengths.size(); i++) {
+                assertThat(received.get(i)).as("message %d", i).isEqualTo(message(i, lengths.get(i)));
+            }
+        }
+    }
+
+    @Test
+    void fragmentsOutOfOrderAndOversizedMessagesAreProtocolErrors() {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[64]);
+        final MessageAssembler.MessageHandler ignore = (buffer, index, length) -> { };
+
+        final MessageAssembler middleFirst = new MessageAssembler(1024, ignore);
+        middleFirst.onFrame(frame, 0, 16, FrameTypes.DATA, (byte) 0);
+        assertThat(middleFirst.error()).contains("outside a message");
+
+        final MessageAssembler twoBeginnings = new MessageAssembler(1024, ignore);
+        twoBeginnings.onFrame(frame, 0, 16, FrameTypes.DATA, MessageFragmenter.FIRST);
+        twoBeginnings.onFrame(frame, 0, 16, FrameTypes.DATA, MessageFragmenter.FIRST);
+        assertThat(twoBeginnings.error()).contains("began before the previous one ended");
+
+        final MessageAssembler tooLong = new MessageAssembler(1024, ignore);
+        tooLong.onFrame(frame, 0, 64, FrameTypes.DATA, MessageFragmenter.FIRST);
+        for (int i = 0; i < 20 && tooLong.error() == null; i++) {
+            tooLong.onFrame(frame, 0, 64, FrameTypes.DATA, (byte) 0);
+        }
+        assertThat(tooLong.error()).contains("past the maximum of 1024 bytes");
+    }
+
+    private static byte[] message(final int sequence, final int length) {
+        final byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++) {
+            bytes[i] = (byte) (sequence * 131 + i * 7);
+        }
+        return bytes;
+    }
+}
