@@ -22,7 +22,7 @@ final class ProtocolError {
             case CREDIT_BEYOND_SENT -> "the peer claimed to have consumed bytes that were never sent";
             case CREDIT_MISALIGNED -> "the peer's consumed position is not frame-aligned";
             case ADVANCE_BEYOND_RING -> "the peer wrote beyond the room it was given in the ring";
-            case ADVANCE_MISALIGNED -> "the peer advanced a ring by a length that is not frame-aligned";
+            case ADVANCE_MISALIGNED -> "the peer advanced a ring by nothing, or by a length that is not frame-aligned";
             case FRAME_MALFORMED -> "the peer wrote a malformed frame";
             case UNKNOWN_STREAM -> "the peer wrote to a stream that does not exist";
             default -> "protocol error " + code;

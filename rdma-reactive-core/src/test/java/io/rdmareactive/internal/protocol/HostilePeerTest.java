@@ -1,0 +1,189 @@
+package io.rdmareactive.internal.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rdmareactive.spi.Access;
+import io.rdmareactive.spi.CompletionQueue;
+import io.rdmareactive.spi.ConnectRequest;
+import io.rdmareactive.spi.DeviceOptions;
+import io.rdmareactive.spi.Listener;
+import io.rdmareactive.spi.MemoryRegion;
+import io.rdmareactive.spi.QueuePair;
+import io.rdmareactive.spi.QueuePairOptions;
+import io.rdmareactive.spi.RdmaDevice;
+import io.rdmareactive.spi.RdmaProviders;
+import io.rdmareactive.spi.SendFlags;
+import io.rdmareactive.spi.SendWorkRequest;
+import io.rdmareactive.spi.WorkRequestOpcode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A rogue peer speaks the handshake, then writes what it likes into the rings it was given. The victim ends that
+ * connection with a protocol error and carries on serving its other connections.
+ */
+class HostilePeerTest {
+
+    private static final ProtocolOptions OPTIONS = new ProtocolOptions(4, 8192, 1 << 20, Duration.ofSeconds(1),
+        Duration.ofSeconds(5));
+
+    enum Attack {
+        GARBAGE_FRAME(buffer -> buffer.setMemory(0, 64, (byte) 0x5A), 1, 64, "malformed frame"),
+        IMPOSSIBLE_LENGTH(buffer -> {
+            buffer.putInt(0, 1 << 30);
+            buffer.putShort(4, (short) 1);
+        }, 1, 64, "malformed frame"),
+        UNKNOWN_TYPE(buffer -> {
+            buffer.putInt(0, 16);
+            buffer.putShort(4, (short) 999);
+        }, 1, 16, "malformed frame"),
+        ADVANCE_BEYOND_THE_RING(buffer -> { }, 1, 8192 + 64, "beyond the room it was given"),
+        EMPTY_ADVANCE(buffer -> { }, 1, 0, "by nothing"),
+        UNKNOWN_STREAM(buffer -> { }, 9, 64, "stream that does not exist"),
+        CREDIT_BEYOND_WHAT_WAS_SENT(buffer -> { }, -1, 0, "never sent");
+
+        final Consumer<UnsafeBuffer> frame;
+        final int stream;
+        final int advance;
+        final String expected;
+
+        Attack(final Consumer<UnsafeBuffer> frame, final int stream, final int advance, final String expected) {
+            this.frame = frame;
+            this.stream = stream;
+            this.advance = advance;
+            this.expected = expected;
+        }
+    }
+
+    private Path directory;
+    private RdmaDevice victimDevice;
+    private RdmaDevice rogueDevice;
+
+    @BeforeEach
+    void open() throws IOException {
+        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
+        victimDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
+        rogueDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        rogueDevice.close();
+        victimDevice.close();
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Attack.class)
+    void theVictimEndsTheRogueConnectionWithAProtocolErrorAndServesTheOthers(final Attack attack) throws Exception {
+        try (Listener listener = victimDevice.listen("victim")) {
+            // an honest connection first, which must survive
+            final CompletableFuture<ProtocolConnection> honestServer = CompletableFuture.supplyAsync(() ->
+                ProtocolConnection.accept(victimDevice, listener.accept(Duration.ofSeconds(10)), OPTIONS));
+            final ProtocolConnection honestClient = ProtocolConnection.connect(rogueDevice, "victim", OPTIONS,
+                Duration.ofSeconds(10));
+            final ProtocolConnection honest = honestServer.get();
+
+            // the rogue: a valid handshake, then raw verbs
+            final CompletableFuture<ProtocolConnection> victimSide = CompletableFuture.supplyAsync(() ->
+                ProtocolConnection.accept(victimDevice, listener.accept(Duration.ofSeconds(10)), OPTIONS));
+            final MemoryRegion rogueMemory = rogueDevice.allocateRegion(OPTIONS.remoteRegionLength(),
+                Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            final CompletionQueue cq = rogueDevice.createCompletionQueue(64);
+            final QueuePair rogue = rogueDevice.connect("victim", QueuePairOptions.builder(cq, cq).build(),
+                ProtocolConnection.Handshake.of(OPTIONS, rogueMemory).encode(), Duration.ofSeconds(10));
+            final ProtocolConnection victim = victimSide.get();
+            final ProtocolConnection.Handshake target = ProtocolConnection.Handshake.decode(rogue.peerPrivateData());
+            victim.doWork(System.nanoTime()); // posts its receives and grants them
+
+            final UnsafeBuffer scratch = new UnsafeBuffer(rogueMemory.buffer(), 0, 4096);
+            attack.frame.accept(scratch);
+            final SendWorkRequest send = rogue.newSendRequest(1);
+            if (attack.stream < 0) {
+                // move the victim's credit for its send ring 1 past anything it sent
+                scratch.putLong(0, 4096);
+                send.clear().add(1, WorkRequestOpcode.RDMA_WRITE, SendFlags.SIGNALED)
+                    .sge(rogueMemory.address(), 8, rogueMemory.lkey())
+                    .remote(target.regionAddress() + ConnectionLayout.lineOffset(1, 4, 8192), target.regionRkey());
+            } else {
+                final long ring = ConnectionLayout.ringOffset(Math.min(attack.stream, 3), 8192);
+                send.clear().add(1, WorkRequestOpcode.RDMA_WRITE_WITH_IMM, SendFlags.SIGNALED)
+                    .sge(rogueMemory.address(), 64, rogueMemory.lkey())
+                    .remote(target.regionAddress() + ring, target.regionRkey())
+                    .immediate(Immediate.encode(attack.stream, attack.advance));
+            }
+            rogue.postSend(send);
+
+            for (int i = 0; i < 1000 && victim.error() == null; i++) {
+                victim.doWork(System.nanoTime());
+                honest.doWork(System.nanoTime());
+                honestClient.doWork(System.nanoTime());
+            }
+            assertThat(victim.error()).as("the victim's verdict on the rogue connection").contains(attack.expected);
+
+            // the honest connection still carries messages both ways
+            final ProtocolStream out = honestClient.stream(1);
+            final int index = out.claim(8);
+            out.buffer().putLong(index, 0xFEEDL);
+            out.commit(ProtocolStream.WHOLE);
+            final long[] seen = new long[1];
+            for (int i = 0; i < 1000 && seen[0] == 0; i++) {
+                honestClient.doWork(System.nanoTime());
+                honest.doWork(System.nanoTime());
+                honest.stream(1).poll((buffer, at, length, type, flags) -> seen[0] = buffer.getLong(at));
+            }
+            assertThat(seen[0]).isEqualTo(0xFEEDL);
+            assertThat(honest.error()).isNull();
+
+            rogue.close();
+            cq.close();
+            rogueMemory.close();
+            victim.close();
+            honest.close();
+            honestClient.close();
+        }
+    }
+
+    @Test
+    void aPeerOfAnotherVersionIsRefusedWithAReasonBothSidesRead() throws Exception {
+        try (Listener listener = victimDevice.listen("versions")) {
+            final CompletableFuture<Throwable> server = CompletableFuture.supplyAsync(() -> {
+                final ConnectRequest request = listener.accept(Duration.ofSeconds(10));
+                try {
+                    ProtocolConnection.accept(victimDevice, request, OPTIONS);
+                    return null;
+                } catch (final ProtocolException ex) {
+                    return ex;
+                }
+            });
+            final MemoryRegion memory = rogueDevice.allocateRegion(OPTIONS.remoteRegionLength(),
+                Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            final byte[] handshake = ProtocolConnection.Handshake.of(OPTIONS, memory).encode();
+            handshake[4] = 2; // protocol version 2
+            final CompletionQueue cq = rogueDevice.createCompletionQueue(16);
+            assertThatThrownBy(() -> rogueDevice.connect("versions", QueuePairOptions.builder(cq, cq).build(),
+                handshake, Duration.ofSeconds(10)))
+                .satisfies(ex -> assertThat(ProtocolConnection.Handshake.decodeReject(
+                    ((io.rdmareactive.spi.ConnectionRejectedException) ex).privateData()))
+                    .contains("protocol version 2 is not supported"));
+            assertThat(server.get()).hasMessageContaining("protocol version 2 is not supported (this side speaks 1)");
+            cq.close();
+            memory.close();
+        }
+    }
+}
