@@ -61,7 +61,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private final int maxOutstandingSends;
     private final AtomicBuffer lines;
     private final AtomicBuffer staging;
-    private final StreamReceiveRing.FrameConsumer controlConsumer = (buffer, index, length, type, flags) -> { };
+    private final StreamReceiveRing.FrameConsumer controlConsumer = this::onControlFrame;
 
     private long nowNanos;
     private long lastReceivedNanos;
@@ -249,6 +249,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             repostReceives();
             work++;
         }
+        work += sendControl();
         sends.clear();
         work += sendData();
         work += returnCredit();
@@ -363,8 +364,76 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private int drainControl() {
         int frames = 0;
         final StreamReceiveRing control = streams[0].receiveRing();
-        while (control.poll(controlConsumer)) {
-            frames++; // keepalives: their arrival is what counts
+        while (!isTerminated() && control.poll(controlConsumer)) {
+            frames++;
+        }
+        return frames;
+    }
+
+    private void onControlFrame(final AtomicBuffer buffer, final int index, final int length, final short type,
+                                final byte flags) {
+        switch (type) {
+            case FrameTypes.REQUEST_N -> {
+                final int stream = length == 16 ? buffer.getInt(index) : -1;
+                final long n = length == 16 ? buffer.getLong(index + 8) : 0;
+                if (stream <= 0 || stream >= maxStreams || n <= 0) {
+                    fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " (REQUEST_N for stream " + stream
+                        + " of " + n + ")");
+                    return;
+                }
+                streams[stream].onPeerRequest(n);
+            }
+            case FrameTypes.CANCEL -> {
+                final int stream = length == 8 ? buffer.getInt(index) : -1;
+                if (stream <= 0 || stream >= maxStreams) {
+                    fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " (CANCEL for stream " + stream + ")");
+                    return;
+                }
+                streams[stream].onPeerCancel();
+            }
+            case FrameTypes.KEEPALIVE -> {
+                // its arrival is what counts
+            }
+            default -> fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " (frame type " + type
+                + " on the control stream)");
+        }
+    }
+
+    /** Writes the consumers' requests and cancels into the control stream, as the driver owns it. */
+    private int sendControl() {
+        int frames = 0;
+        final StreamSendRing control = streams[0].sendRing();
+        for (int s = 1; s < maxStreams; s++) {
+            final ProtocolStream stream = streams[s];
+            if (stream.consumerError() != null) {
+                fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " on stream " + s + ": "
+                    + stream.consumerError());
+                return frames;
+            }
+            final long n = stream.takeRequested();
+            if (n > 0) {
+                final int index = control.claim(16);
+                if (index < 0) {
+                    stream.returnRequested(n);
+                    return frames;
+                }
+                control.buffer().putInt(index, s);
+                control.buffer().putInt(index + 4, 0);
+                control.buffer().putLong(index + 8, n);
+                control.commit(FrameTypes.REQUEST_N, (byte) 0);
+                frames++;
+            }
+            if (stream.takeCancel()) {
+                final int index = control.claim(8);
+                if (index < 0) {
+                    stream.cancel();
+                    return frames;
+                }
+                control.buffer().putInt(index, s);
+                control.buffer().putInt(index + 4, 0);
+                control.commit(FrameTypes.CANCEL, (byte) 0);
+                frames++;
+            }
         }
         return frames;
     }

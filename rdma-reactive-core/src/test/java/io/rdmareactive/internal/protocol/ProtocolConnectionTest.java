@@ -108,6 +108,66 @@ class ProtocolConnectionTest {
         }
     }
 
+    @Test
+    void requestsCancelsAndTheEndOfAStreamReachTheOtherSideInOrder() {
+        try (ConnectionPair pair = ConnectionPair.open(SMALL)) {
+            final ProtocolStream producer = pair.client.stream(2);
+            final ProtocolStream consumer = pair.server.stream(2);
+            assertThat(producer.peerDemand()).isZero();
+            consumer.request(10);
+            consumer.request(Long.MAX_VALUE); // unbounded demand is capped, never wraps
+            pair.pump();
+            assertThat(producer.peerDemand()).isEqualTo(Long.MAX_VALUE);
+
+            final int index = producer.claim(4);
+            producer.buffer().putInt(index, 77);
+            producer.commit(ProtocolStream.WHOLE);
+            assertThat(producer.error(3, "upstream failed: disk full")).isTrue();
+            pair.pump();
+            final List<String> seen = new ArrayList<>();
+            while (consumer.poll((buffer, at, length, type, flags) -> seen.add(switch (type) {
+                case FrameTypes.DATA -> "data " + buffer.getInt(at);
+                case FrameTypes.ERROR -> "error " + buffer.getInt(at) + " " + buffer.getStringWithoutLengthUtf8(at + 8,
+                    buffer.getInt(at + 4));
+                case FrameTypes.COMPLETE -> "complete";
+                default -> "type " + type;
+            }))) {
+                pair.pump();
+            }
+            assertThat(seen).containsExactly("data 77", "error 3 upstream failed: disk full");
+
+            assertThat(producer.isCancelledByPeer()).isFalse();
+            consumer.cancel();
+            pair.pump();
+            assertThat(producer.isCancelledByPeer()).isTrue();
+            assertThat(pair.client.stream(3).complete()).isTrue();
+            pair.pump();
+            final List<Short> types = new ArrayList<>();
+            pair.server.stream(3).poll((buffer, at, length, type, flags) -> types.add(type));
+            assertThat(types).containsExactly(FrameTypes.COMPLETE);
+            assertThat(pair.server.error()).isNull();
+            assertThat(pair.client.error()).isNull();
+        }
+    }
+
+    @Test
+    void aPeerThatFallsSilentIsDeclaredDeadAfterTheLivenessTimeout() {
+        final ProtocolOptions quick = new ProtocolOptions(2, 4096, 4096, Duration.ofMillis(20), Duration.ofMillis(200));
+        try (ConnectionPair pair = ConnectionPair.open(quick)) {
+            for (int i = 0; i < 20; i++) {
+                pair.pump();
+            }
+            assertThat(pair.server.error()).isNull();
+            // the client stops its duty cycle: no keepalive reaches the server any more
+            final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (pair.server.error() == null && System.nanoTime() < deadline) {
+                pair.server.doWork(System.nanoTime());
+                Thread.onSpinWait();
+            }
+            assertThat(pair.server.error()).contains("no word from the peer").contains("liveness timeout 200 ms");
+        }
+    }
+
     /** Checks each message: stream, sequence, length, CRC32C of the payload. */
     static final class Receiver implements StreamReceiveRing.FrameConsumer {
         final int stream;
