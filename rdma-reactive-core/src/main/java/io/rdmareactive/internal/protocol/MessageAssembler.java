@@ -9,7 +9,7 @@ import org.agrona.concurrent.AtomicBuffer;
  * are gathered in a buffer of this stream that grows up to the connection's maximum message length (allocated once
  * it is needed, then reused). A fragment out of order, or a message over the maximum, is a protocol error.
  */
-public final class MessageAssembler implements StreamReceiveRing.FrameConsumer {
+public final class MessageAssembler implements FrameConsumer {
 
     /** Receives whole messages; the view is valid only during the call. */
     @FunctionalInterface

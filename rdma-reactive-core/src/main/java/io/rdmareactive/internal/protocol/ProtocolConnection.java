@@ -61,7 +61,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private final int maxOutstandingSends;
     private final AtomicBuffer lines;
     private final AtomicBuffer staging;
-    private final StreamReceiveRing.FrameConsumer controlConsumer = this::onControlFrame;
+    private final FrameConsumer controlConsumer = this::onControlFrame;
 
     private long nowNanos;
     private long lastReceivedNanos;
@@ -74,6 +74,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private int outstandingSends;
     private volatile String error;
     private volatile boolean closed;
+    private volatile StreamActivity activity = StreamActivity.NONE;
+    private boolean terminationReported;
 
     private ProtocolConnection(final RdmaDevice device, final ProtocolOptions options, final CompletionQueue completions,
                                final MemoryRegion local, final MemoryRegion remote, final QueuePair queuePair,
@@ -187,6 +189,11 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return streams[id];
     }
 
+    /** Tells {@code listener} about stream activity from now on (on the driver thread). */
+    public void activity(final StreamActivity listener) {
+        this.activity = listener;
+    }
+
     /** @return the settings both sides agreed on */
     public ProtocolOptions options() {
         return options;
@@ -226,6 +233,11 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
      */
     public int doWork(final long now) {
         if (isTerminated()) {
+            if (!terminationReported) {
+                terminationReported = true;
+                activity.onTerminated();
+                return 1;
+            }
             return 0;
         }
         nowNanos = now;
@@ -280,10 +292,14 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         int work = 0;
         for (int s = 0; s < maxStreams; s++) {
             final StreamSendRing ring = streams[s].sendRing();
+            final long creditBefore = ring.creditedPosition();
             final int credit = ring.refreshCredit();
             if (credit != ProtocolError.NONE) {
                 fail(ProtocolError.describe(credit) + " on stream " + s);
                 return work;
+            }
+            if (s > 0 && ring.creditedPosition() != creditBefore) {
+                activity.onProducerReady(s);
             }
             final long producer = ring.producerPosition();
             final long sent = ring.sentPosition();
@@ -382,6 +398,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                     return;
                 }
                 streams[stream].onPeerRequest(n);
+                activity.onProducerReady(stream);
             }
             case FrameTypes.CANCEL -> {
                 final int stream = length == 8 ? buffer.getInt(index) : -1;
@@ -390,6 +407,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                     return;
                 }
                 streams[stream].onPeerCancel();
+                activity.onProducerReady(stream);
             }
             case FrameTypes.KEEPALIVE -> {
                 // its arrival is what counts
@@ -476,6 +494,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             final int code = streams[stream].receiveRing().onAdvance(Immediate.advance(immediate));
             if (code != ProtocolError.NONE) {
                 fail(ProtocolError.describe(code) + " on stream " + stream);
+            } else if (stream > 0) {
+                activity.onFramesArrived(stream);
             }
             return;
         }
@@ -488,6 +508,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             // rebuild the 64-bit position from its low 48 bits, near what was sent
             final long position = (sent & ~POSITION_MASK) | (wrId & POSITION_MASK);
             ring.completedTo(position > sent ? position - (1L << 48) : position);
+            if (stream > 0) {
+                activity.onProducerReady(stream);
+            }
         }
     }
 
@@ -506,6 +529,10 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             return;
         }
         closed = true;
+        if (!terminationReported) {
+            terminationReported = true;
+            activity.onTerminated();
+        }
         queuePair.close();
         completions.close();
         local.close();

@@ -14,6 +14,10 @@ public final class ProtocolStream {
 
     /** {@link #claim(int)} found no room: the peer has not consumed enough yet. */
     public static final int BACK_PRESSURED = StreamSendRing.BACK_PRESSURED;
+    /** Frame types a consumer sees. */
+    public static final short DATA = FrameTypes.DATA;
+    public static final short COMPLETE = FrameTypes.COMPLETE;
+    public static final short ERROR = FrameTypes.ERROR;
     /** Flags of a whole message in one frame. */
     public static final byte WHOLE = (byte) 0xC0;
 
@@ -174,7 +178,12 @@ public final class ProtocolStream {
      *
      * @return true if a frame was handed over
      */
-    public boolean poll(final StreamReceiveRing.FrameConsumer consumer) {
+    public boolean poll(final FrameConsumer consumer) {
         return receiveRing.poll(consumer);
+    }
+
+    /** @return the type of the next frame for the consumer, or -1 if none has arrived */
+    public int peekType() {
+        return receiveRing.peekType();
     }
 }

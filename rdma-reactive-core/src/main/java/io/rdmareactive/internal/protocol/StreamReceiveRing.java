@@ -21,19 +21,6 @@ import org.agrona.concurrent.AtomicBuffer;
  */
 final class StreamReceiveRing {
 
-    /** Receives checked frames in place; the view is valid only during the call. */
-    @FunctionalInterface
-    interface FrameConsumer {
-        /**
-         * @param buffer the ring
-         * @param index  where the frame's payload starts
-         * @param length the payload's length
-         * @param type   the frame type
-         * @param flags  the frame flags
-         */
-        void onFrame(AtomicBuffer buffer, int index, int length, short type, byte flags);
-    }
-
     private final AtomicBuffer ring;
     private final int capacity;
     private final int mask;
@@ -164,6 +151,26 @@ final class StreamReceiveRing {
             consumed.setRelease(position); // only padding was left
         }
         return false;
+    }
+
+    /** @return the type of the next frame for the consumer (padding skipped), or -1 if there is none */
+    int peekType() {
+        long position = consumed.getPlain();
+        final long limit = parsedPublished.getAcquire();
+        while (position < limit) {
+            final int index = (int) (position & mask);
+            final short type = ring.getShort(index + FrameLayout.TYPE_OFFSET);
+            if (type != FrameLayout.TYPE_PAD) {
+                return type;
+            }
+            final int frameLength = ring.getInt(index);
+            if (frameLength < FrameLayout.HEADER_LENGTH) {
+                corrupted = true;
+                return -1;
+            }
+            position += frameLength;
+        }
+        return -1;
     }
 
     /** @return true if a frame changed after it was checked: the driver ends the connection */

@@ -184,7 +184,7 @@ class MultiProcessProtocolTest {
     }
 
     /** Checks stream, sequence (once, in order), length and checksum of each message. */
-    static final class Checker implements StreamReceiveRing.FrameConsumer {
+    static final class Checker implements FrameConsumer {
         final int stream;
         long next;
         final List<String> errors = new ArrayList<>();

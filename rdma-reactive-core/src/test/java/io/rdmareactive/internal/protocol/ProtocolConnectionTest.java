@@ -169,7 +169,7 @@ class ProtocolConnectionTest {
     }
 
     /** Checks each message: stream, sequence, length, CRC32C of the payload. */
-    static final class Receiver implements StreamReceiveRing.FrameConsumer {
+    static final class Receiver implements FrameConsumer {
         final int stream;
         int received;
         final List<String> errors = new ArrayList<>();

@@ -1,0 +1,120 @@
+package io.rdmareactive;
+
+import io.rdmareactive.internal.protocol.ProtocolConnection;
+import io.rdmareactive.internal.protocol.ProtocolException;
+import io.rdmareactive.spi.ConnectRequest;
+import io.rdmareactive.spi.Listener;
+import io.rdmareactive.spi.RdmaException;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+/** A bound server: a listener, an accepting thread, and the runtime whose driver serves every connection. */
+final class DefaultServer implements DisposableServer {
+
+    private static final System.Logger LOG = System.getLogger(DefaultServer.class.getName());
+    private static final Duration ACCEPT_POLL = Duration.ofMillis(100);
+
+    private final RdmaConfig config;
+    private final RdmaRuntime runtime;
+    private final Listener listener;
+    private final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler;
+    private final Set<DefaultConnection> connections = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean disposed = new AtomicBoolean();
+    private final Sinks.Empty<Void> closed = Sinks.empty();
+    private final Thread acceptor;
+
+    private DefaultServer(final RdmaConfig config, final RdmaRuntime runtime, final Listener listener,
+                          final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler) {
+        this.config = config;
+        this.runtime = runtime;
+        this.listener = listener;
+        this.handler = handler;
+        this.acceptor = Thread.ofPlatform().daemon().name("rdma-accept-" + listener.address()).unstarted(this::accept);
+    }
+
+    static DefaultServer start(final RdmaConfig config,
+                               final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler) {
+        final String address = config.requireAddress("RdmaServer.bind()");
+        final RdmaRuntime runtime = RdmaRuntime.open(config, "server-" + address);
+        try {
+            final DefaultServer server = new DefaultServer(config, runtime, runtime.device.listen(address), handler);
+            server.acceptor.start();
+            return server;
+        } catch (final RuntimeException ex) {
+            runtime.close();
+            throw ex instanceof RdmaException rdma
+                ? new RdmaConnectionException("cannot listen at '" + address + "': " + rdma.getMessage(), rdma) : ex;
+        }
+    }
+
+    private void accept() {
+        while (!disposed.get()) {
+            final ConnectRequest request;
+            try {
+                request = listener.accept(ACCEPT_POLL);
+            } catch (final RuntimeException ex) {
+                if (!disposed.get()) {
+                    LOG.log(System.Logger.Level.ERROR, "accepting at '" + listener.address() + "' failed", ex);
+                }
+                return;
+            }
+            if (request == null) {
+                continue;
+            }
+            try {
+                final ProtocolConnection protocol = ProtocolConnection.accept(runtime.device, request,
+                    config.protocol());
+                final DefaultConnection connection = new DefaultConnection(runtime, false, protocol, config);
+                connections.add(connection);
+                connection.onDispose().onErrorComplete().subscribe(null, null, () -> connections.remove(connection));
+                Flux.from(handler.apply(connection, connection))
+                    .doFinally(signal -> connection.dispose())
+                    .subscribe(null, error -> LOG.log(System.Logger.Level.WARNING,
+                        "the handler of the connection from " + connection.peer() + " failed", error));
+            } catch (final ProtocolException | RdmaException ex) {
+                LOG.log(System.Logger.Level.WARNING, "refused a connection at '" + listener.address() + "': "
+                    + ex.getMessage());
+            } catch (final RuntimeException ex) {
+                LOG.log(System.Logger.Level.ERROR, "the handler for '" + listener.address() + "' failed", ex);
+            }
+        }
+    }
+
+    @Override
+    public String address() {
+        return listener.address();
+    }
+
+    @Override
+    public Mono<Void> onDispose() {
+        return closed.asMono();
+    }
+
+    @Override
+    public void dispose() {
+        if (!disposed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            acceptor.join(ACCEPT_POLL.multipliedBy(20).toMillis());
+        } catch (final InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        listener.close();
+        connections.forEach(DefaultConnection::dispose);
+        runtime.close();
+        closed.tryEmitEmpty();
+    }
+
+    @Override
+    public boolean isDisposed() {
+        return disposed.get();
+    }
+}

@@ -1,0 +1,14 @@
+package io.rdmareactive;
+
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+
+/** A bound server. {@link #dispose()} stops listening, closes its connections and frees everything they held. */
+public interface DisposableServer extends Disposable {
+
+    /** @return the address it listens at */
+    String address();
+
+    /** @return a Mono that completes when the server is disposed */
+    Mono<Void> onDispose();
+}

@@ -1,0 +1,29 @@
+package io.rdmareactive;
+
+import io.rdmareactive.codec.Codec;
+import org.agrona.DirectBuffer;
+import reactor.core.publisher.Flux;
+
+/**
+ * The messages a peer sends on a connection, as a {@link Flux}. Only what the subscriber requests is delivered, and
+ * its {@code request(n)} is the credit the peer's sender gets: a slow subscriber slows the remote producer, and
+ * nothing is dropped. One subscriber per connection.
+ */
+public interface Inbound {
+
+    /**
+     * @param codec decodes each message from its bytes in the receive ring
+     * @return the messages, decoded; the Flux ends when the peer's send completes, fails with
+     * {@link RdmaStreamException} when the peer's send failed, and with {@link RdmaConnectionException} when the
+     * connection ends first
+     */
+    <T> Flux<T> receive(Codec<T> codec);
+
+    /**
+     * The zero-copy form: each message is a read-only view of its bytes in the receive ring (or of a reassembly
+     * buffer, for a message larger than a frame), valid only until {@code onNext} returns; copy what must outlive it.
+     *
+     * @return the messages as views
+     */
+    Flux<DirectBuffer> receiveViews();
+}

@@ -1,0 +1,19 @@
+package io.rdmareactive;
+
+import io.rdmareactive.codec.Codec;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
+
+/** Sends messages to the peer of a connection. */
+public interface Outbound {
+
+    /**
+     * Sends the elements of a publisher, each encoded by the codec straight into registered memory. The publisher is
+     * asked only for as many elements as the peer's subscriber has requested (never unbounded demand), so a slow
+     * remote subscriber slows it down. One send at a time per connection.
+     *
+     * @return completes when every element was sent and the stream ended; fails when the publisher fails (the peer's
+     * Flux fails too), the connection ends, or an element cannot be encoded; cancelling it cancels the publisher
+     */
+    <T> Mono<Void> send(Publisher<? extends T> messages, Codec<T> codec);
+}

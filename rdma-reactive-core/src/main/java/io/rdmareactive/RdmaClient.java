@@ -1,0 +1,105 @@
+package io.rdmareactive;
+
+import io.rdmareactive.internal.protocol.ProtocolConnection;
+import java.nio.file.Path;
+import java.time.Duration;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Connects to an {@link RdmaServer}. Immutable: every setter returns a new client.
+ *
+ * <pre>{@code
+ * Connection connection = RdmaClient.create()
+ *     .provider("shm")
+ *     .address("quotes")
+ *     .connect()
+ *     .block();
+ * }</pre>
+ */
+public final class RdmaClient {
+
+    private final RdmaConfig config;
+
+    private RdmaClient(final RdmaConfig config) {
+        this.config = config;
+    }
+
+    /** @return a client with the defaults: provider {@code auto}, 4 streams of 256 KiB rings, 16 MiB messages */
+    public static RdmaClient create() {
+        return new RdmaClient(RdmaConfig.DEFAULTS);
+    }
+
+    /** @param provider {@code auto}, {@code shm} or {@code verbs} */
+    public RdmaClient provider(final String provider) {
+        return new RdmaClient(config.withProvider(provider));
+    }
+
+    /** @param address the server's address (shared memory: its name) */
+    public RdmaClient address(final String address) {
+        return new RdmaClient(config.withAddress(address));
+    }
+
+    /** @param directory where the shared-memory provider keeps its files (the server's must be the same) */
+    public RdmaClient directory(final Path directory) {
+        return new RdmaClient(config.withDirectory(directory));
+    }
+
+    /**
+     * @param streams      streams per connection
+     * @param ringCapacity bytes per stream ring, each way: a power of two from 4096 to 16 MiB
+     */
+    public RdmaClient rings(final int streams, final int ringCapacity) {
+        return new RdmaClient(config.withRings(streams, ringCapacity));
+    }
+
+    /** @param bytes the largest message; larger ones fail to send */
+    public RdmaClient maxMessageLength(final int bytes) {
+        return new RdmaClient(config.withMaxMessageLength(bytes));
+    }
+
+    /**
+     * @param keepalive how often an idle connection proves it is alive
+     * @param timeout   how long a silent peer is tolerated before the connection fails
+     */
+    public RdmaClient liveness(final Duration keepalive, final Duration timeout) {
+        return new RdmaClient(config.withLiveness(keepalive, timeout));
+    }
+
+    /** @param messages how many messages the peer may send ahead of this side's consumption */
+    public RdmaClient prefetch(final int messages) {
+        return new RdmaClient(config.withPrefetch(messages));
+    }
+
+    /** @param strategy the driver thread's idle strategy: busy-spin, yielding, backoff or sleeping */
+    public RdmaClient idleStrategy(final String strategy) {
+        RdmaRuntime.idleStrategy(strategy);
+        return new RdmaClient(config.withIdle(strategy));
+    }
+
+    /** @param timeout how long to wait for the server to answer */
+    public RdmaClient connectTimeout(final Duration timeout) {
+        return new RdmaClient(config.withConnectTimeout(timeout));
+    }
+
+    /**
+     * Connects: opens a device and a driver thread for this connection, runs the handshake.
+     *
+     * @return the connection, or an {@link RdmaConnectionException} that says why not
+     */
+    public Mono<Connection> connect() {
+        return Mono.<Connection>fromCallable(() -> {
+            final String address = config.requireAddress("RdmaClient.connect()");
+            final RdmaRuntime runtime = RdmaRuntime.open(config, "client-" + address);
+            try {
+                final ProtocolConnection protocol = ProtocolConnection.connect(runtime.device, address,
+                    config.protocol(), config.connectTimeout());
+                return new DefaultConnection(runtime, true, protocol, config);
+            } catch (final RuntimeException ex) {
+                runtime.close();
+                throw ex instanceof RdmaConnectionException ? ex
+                    : new RdmaConnectionException("cannot connect to '" + address + "': " + ex.getMessage(), ex);
+            }
+        }).subscribeOn(Schedulers.boundedElastic());
+    }
+}

@@ -1,0 +1,98 @@
+package io.rdmareactive;
+
+import io.rdmareactive.internal.protocol.ProtocolOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What {@link RdmaServer} and {@link RdmaClient} are configured with; immutable, each setter returns a copy.
+ *
+ * @param provider         {@code auto}, {@code shm} or {@code verbs}
+ * @param address          where the server listens / the client connects (shared memory: a name)
+ * @param directory        the shared-memory provider's directory, or null for its default
+ * @param maxStreams       streams per connection (the control stream included)
+ * @param ringCapacity     bytes of each stream ring, each way (power of two)
+ * @param maxMessageLength the largest message; larger ones are fragmented up to this
+ * @param keepalive        how often an idle connection proves it is alive
+ * @param livenessTimeout  how long a silent peer is tolerated
+ * @param prefetch         messages granted to the peer ahead of the subscriber's consumption, at most
+ * @param idle             the driver's idle strategy: busy-spin, yielding, backoff or sleeping
+ * @param connectTimeout   how long to wait for the server to answer
+ */
+record RdmaConfig(String provider, String address, Path directory, int maxStreams, int ringCapacity,
+                  int maxMessageLength, Duration keepalive, Duration livenessTimeout, int prefetch, String idle,
+                  Duration connectTimeout) {
+
+    static final RdmaConfig DEFAULTS = new RdmaConfig("auto", null, null, 4, 256 * 1024, 16 * 1024 * 1024,
+        Duration.ofSeconds(1), Duration.ofSeconds(5), 256, defaultIdle(), Duration.ofSeconds(10));
+
+    RdmaConfig {
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(idle, "idle");
+        if (prefetch < 1) {
+            throw new IllegalArgumentException("prefetch must be positive: " + prefetch);
+        }
+    }
+
+    /** Backoff where busy-spinning threads would starve each other (2 cores or fewer), busy-spin otherwise. */
+    static String defaultIdle() {
+        return System.getProperty("rdma.idle", Runtime.getRuntime().availableProcessors() <= 2 ? "backoff" : "busy-spin");
+    }
+
+    ProtocolOptions protocol() {
+        return new ProtocolOptions(maxStreams, ringCapacity, maxMessageLength, keepalive, livenessTimeout);
+    }
+
+    String requireAddress(final String what) {
+        if (address == null) {
+            throw new IllegalStateException(what + " needs an address: call address(\"name\") first");
+        }
+        return address;
+    }
+
+    RdmaConfig withProvider(final String value) {
+        return new RdmaConfig(value, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
+            livenessTimeout, prefetch, idle, connectTimeout);
+    }
+
+    RdmaConfig withAddress(final String value) {
+        return new RdmaConfig(provider, value, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
+            livenessTimeout, prefetch, idle, connectTimeout);
+    }
+
+    RdmaConfig withDirectory(final Path value) {
+        return new RdmaConfig(provider, address, value, maxStreams, ringCapacity, maxMessageLength, keepalive,
+            livenessTimeout, prefetch, idle, connectTimeout);
+    }
+
+    RdmaConfig withRings(final int streams, final int capacity) {
+        return new RdmaConfig(provider, address, directory, streams, capacity, maxMessageLength, keepalive,
+            livenessTimeout, prefetch, idle, connectTimeout);
+    }
+
+    RdmaConfig withMaxMessageLength(final int value) {
+        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, value, keepalive,
+            livenessTimeout, prefetch, idle, connectTimeout);
+    }
+
+    RdmaConfig withLiveness(final Duration interval, final Duration timeout) {
+        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, interval,
+            timeout, prefetch, idle, connectTimeout);
+    }
+
+    RdmaConfig withPrefetch(final int value) {
+        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
+            livenessTimeout, value, idle, connectTimeout);
+    }
+
+    RdmaConfig withIdle(final String value) {
+        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
+            livenessTimeout, prefetch, value, connectTimeout);
+    }
+
+    RdmaConfig withConnectTimeout(final Duration value) {
+        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
+            livenessTimeout, prefetch, idle, value);
+    }
+}

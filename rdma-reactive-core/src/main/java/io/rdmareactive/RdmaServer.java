@@ -1,0 +1,99 @@
+package io.rdmareactive;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.BiFunction;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Accepts connections and hands each to a handler, in the style of reactor-netty. Immutable: every setter returns a
+ * new server.
+ *
+ * <pre>{@code
+ * DisposableServer server = RdmaServer.create()
+ *     .provider("shm")
+ *     .address("echo")
+ *     .handle((in, out) -> out.send(in.receive(Codecs.UTF8_STRING), Codecs.UTF8_STRING))
+ *     .bind()
+ *     .block();
+ * }</pre>
+ */
+public final class RdmaServer {
+
+    private final RdmaConfig config;
+    private final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler;
+
+    private RdmaServer(final RdmaConfig config,
+                       final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler) {
+        this.config = config;
+        this.handler = handler;
+    }
+
+    /** @return a server with the defaults: provider {@code auto}, 4 streams of 256 KiB rings, 16 MiB messages */
+    public static RdmaServer create() {
+        return new RdmaServer(RdmaConfig.DEFAULTS, (in, out) -> Mono.never());
+    }
+
+    /** @param provider {@code auto}, {@code shm} or {@code verbs} */
+    public RdmaServer provider(final String provider) {
+        return new RdmaServer(config.withProvider(provider), handler);
+    }
+
+    /** @param address where to listen (shared memory: a name) */
+    public RdmaServer address(final String address) {
+        return new RdmaServer(config.withAddress(address), handler);
+    }
+
+    /** @param directory where the shared-memory provider keeps its files (clients must use the same) */
+    public RdmaServer directory(final Path directory) {
+        return new RdmaServer(config.withDirectory(directory), handler);
+    }
+
+    /**
+     * @param streams      the most streams a client may ask for
+     * @param ringCapacity the largest ring a client may ask for (clients choose within these)
+     */
+    public RdmaServer rings(final int streams, final int ringCapacity) {
+        return new RdmaServer(config.withRings(streams, ringCapacity), handler);
+    }
+
+    /** @param bytes the largest message */
+    public RdmaServer maxMessageLength(final int bytes) {
+        return new RdmaServer(config.withMaxMessageLength(bytes), handler);
+    }
+
+    /**
+     * @param keepalive how often an idle connection proves it is alive
+     * @param timeout   how long a silent peer is tolerated before the connection fails
+     */
+    public RdmaServer liveness(final Duration keepalive, final Duration timeout) {
+        return new RdmaServer(config.withLiveness(keepalive, timeout), handler);
+    }
+
+    /** @param messages how many messages a client may send ahead of this side's consumption */
+    public RdmaServer prefetch(final int messages) {
+        return new RdmaServer(config.withPrefetch(messages), handler);
+    }
+
+    /** @param strategy the driver thread's idle strategy: busy-spin, yielding, backoff or sleeping */
+    public RdmaServer idleStrategy(final String strategy) {
+        RdmaRuntime.idleStrategy(strategy);
+        return new RdmaServer(config.withIdle(strategy), handler);
+    }
+
+    /**
+     * @param handler called for each accepted connection; the connection closes when its publisher ends
+     */
+    public RdmaServer handle(final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler) {
+        return new RdmaServer(config, Objects.requireNonNull(handler, "handler"));
+    }
+
+    /** @return the bound server, or an {@link RdmaConnectionException} that says why it cannot listen */
+    public Mono<DisposableServer> bind() {
+        return Mono.<DisposableServer>fromCallable(() -> DefaultServer.start(config, handler))
+            .subscribeOn(Schedulers.boundedElastic());
+    }
+}

@@ -1,0 +1,32 @@
+package io.rdmareactive.internal.protocol;
+
+/**
+ * What the driver tells the layer above about a connection's streams, on the driver thread. Implementations must
+ * return at once (schedule work elsewhere, never run user code here) and must not throw.
+ */
+public interface StreamActivity {
+
+    /** Stream {@code stream} has new frames for its consumer. */
+    void onFramesArrived(int stream);
+
+    /** Stream {@code stream}'s producer may be able to do more: the peer asked for more, or freed ring space. */
+    void onProducerReady(int stream);
+
+    /** The connection ended: {@link ProtocolConnection#error()} says why, or it was closed. */
+    void onTerminated();
+
+    /** Does nothing. */
+    StreamActivity NONE = new StreamActivity() {
+        @Override
+        public void onFramesArrived(final int stream) {
+        }
+
+        @Override
+        public void onProducerReady(final int stream) {
+        }
+
+        @Override
+        public void onTerminated() {
+        }
+    };
+}
