@@ -36,6 +36,8 @@ final class DefaultConnection implements Connection, Inbound, Outbound, StreamAc
     private final AtomicReference<InboundStream<?>> inbound = new AtomicReference<>();
     private final AtomicReference<OutboundStream<?>> outbound = new AtomicReference<>();
     private final AtomicBoolean disposed = new AtomicBoolean();
+    /** Set on the worker when release starts: stream drains, which run on the worker too, stop touching the rings. */
+    private volatile boolean released;
     private final Sinks.Empty<Void> closed = Sinks.empty();
 
     DefaultConnection(final RdmaRuntime runtime, final boolean ownsRuntime, final ProtocolConnection protocol,
@@ -77,7 +79,7 @@ final class DefaultConnection implements Connection, Inbound, Outbound, StreamAc
     public <T> Flux<T> receive(final Codec<T> codec) {
         return Flux.defer(() -> {
             final InboundStream<T> created = new InboundStream<>(protocol, stream, codec, worker, config.prefetch(),
-                this);
+                this, () -> released, this::onInboundTerminated);
             if (!inbound.compareAndSet(null, created)) {
                 return Flux.error(new IllegalStateException("this connection's inbound already has a subscriber; "
                     + "share one Flux (publish(), cache()) if several need its messages"));
@@ -102,7 +104,7 @@ final class DefaultConnection implements Connection, Inbound, Outbound, StreamAc
                 return;
             }
             final OutboundStream<T> sender = OutboundStream.start(protocol, stream, messages, codec, worker, this,
-                sink);
+                sink, () -> released);
             outbound.set(sender);
             sender.signal();
         });
@@ -126,11 +128,24 @@ final class DefaultConnection implements Connection, Inbound, Outbound, StreamAc
         }
     }
 
+    /**
+     * The connection ended (driver thread). Subscribers first get what already arrived (as far as they ask for it);
+     * the memory is released once the inbound stream has ended, or at once if nobody subscribed.
+     */
     @Override
     public void onTerminated() {
         onFramesArrived(DEFAULT_STREAM);
         onProducerReady(DEFAULT_STREAM);
-        if (protocol.error() != null) {
+        worker.schedule(() -> {
+            final InboundStream<?> in = inbound.get();
+            if (in == null || in.isTerminated()) {
+                dispose();
+            }
+        });
+    }
+
+    private void onInboundTerminated() {
+        if (protocol.isTerminated()) {
             dispose();
         }
     }
@@ -147,32 +162,38 @@ final class DefaultConnection implements Connection, Inbound, Outbound, StreamAc
 
     // ------------------------------------------------------------------------------------------------ disposal
 
+    /**
+     * Closes the connection: on the worker (after any drain running there) the streams stop touching the rings; the
+     * driver then sends what was committed, closes the queue pair and frees the rings and registrations; the
+     * subscribers and {@link #onDispose()} learn the outcome.
+     */
     @Override
     public void dispose() {
         if (!disposed.compareAndSet(false, true)) {
             return;
         }
+        worker.schedule(() -> {
+            released = true;
+            onFramesArrived(DEFAULT_STREAM); // subscribers see the end
+            onProducerReady(DEFAULT_STREAM);
+            final Runnable afterClose = () -> worker.schedule(this::finishDispose);
+            if (!runtime.driver.close(protocol, config.livenessTimeout().toNanos(), afterClose)) {
+                protocol.close(); // the driver is gone: nothing else can be touching the connection
+                afterClose.run();
+            }
+        });
+    }
+
+    private void finishDispose() {
         final String error = protocol.error();
-        final Runnable release = () -> {
-            worker.schedule(() -> {
-                onFramesArrived(DEFAULT_STREAM); // let subscribers see the end
-                onProducerReady(DEFAULT_STREAM);
-                worker.schedule(() -> {
-                    worker.dispose();
-                    if (ownsRuntime) {
-                        runtime.close();
-                    }
-                    if (error != null) {
-                        closed.tryEmitError(new RdmaConnectionException("the connection to " + peer() + " ended: "
-                            + error));
-                    } else {
-                        closed.tryEmitEmpty();
-                    }
-                });
-            });
-        };
-        if (!runtime.driver.close(protocol, release)) {
-            release.run();
+        worker.dispose();
+        if (ownsRuntime) {
+            runtime.close();
+        }
+        if (error != null) {
+            closed.tryEmitError(connectionFailed(error));
+        } else {
+            closed.tryEmitEmpty();
         }
     }
 

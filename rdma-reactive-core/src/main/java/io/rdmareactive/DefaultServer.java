@@ -6,6 +6,7 @@ import io.rdmareactive.spi.ConnectRequest;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.RdmaException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -108,7 +109,14 @@ final class DefaultServer implements DisposableServer {
             Thread.currentThread().interrupt();
         }
         listener.close();
-        connections.forEach(DefaultConnection::dispose);
+        // each connection sends what it committed and closes on the driver, which must still run meanwhile
+        Flux.fromIterable(List.copyOf(connections))
+            .flatMap(connection -> {
+                connection.dispose();
+                return connection.onDispose().onErrorComplete();
+            })
+            .then()
+            .block(config.livenessTimeout().multipliedBy(2));
         runtime.close();
         closed.tryEmitEmpty();
     }

@@ -49,16 +49,42 @@ public final class ConnectionDriverAgent implements Agent, ConnectionEventHandle
         });
     }
 
-    /** Closes a connection on the driver thread and drops it from the duty cycle; then runs {@code after}. */
-    public boolean close(final ProtocolConnection connection, final Runnable after) {
+    /**
+     * Closes a connection gracefully: its duty cycle goes on until everything it committed has been sent and
+     * completed (or it fails, or {@code flushTimeoutNanos} pass), then it is closed on the driver thread and dropped
+     * from the duty cycle, and {@code after} runs.
+     */
+    public boolean close(final ProtocolConnection connection, final long flushTimeoutNanos, final Runnable after) {
         return offer(() -> {
-            try {
-                connection.close();
-            } finally {
-                remove(connection);
-                after.run();
-            }
+            closing = Arrays.copyOf(closing, closing.length + 1);
+            closing[closing.length - 1] = new Closing(connection, System.nanoTime() + flushTimeoutNanos, after);
         });
+    }
+
+    private record Closing(ProtocolConnection connection, long deadline, Runnable after) {
+    }
+
+    private Closing[] closing = new Closing[0];
+
+    private int closeFlushed(final long now) {
+        int closed = 0;
+        for (int i = closing.length - 1; i >= 0; i--) {
+            final Closing entry = closing[i];
+            if (entry.connection.isFlushed() || entry.connection.isTerminated() || now - entry.deadline > 0) {
+                try {
+                    entry.connection.close();
+                } finally {
+                    remove(entry.connection);
+                    final Closing[] fewer = new Closing[closing.length - 1];
+                    System.arraycopy(closing, 0, fewer, 0, i);
+                    System.arraycopy(closing, i + 1, fewer, i, closing.length - i - 1);
+                    closing = fewer;
+                    entry.after.run();
+                }
+                closed++;
+            }
+        }
+        return closed;
     }
 
     private void remove(final ProtocolConnection connection) {
@@ -81,6 +107,9 @@ public final class ConnectionDriverAgent implements Agent, ConnectionEventHandle
         for (final ProtocolConnection connection : current) {
             work += connection.doWork(now);
         }
+        if (closing.length > 0) {
+            work += closeFlushed(now);
+        }
         work += device.pollEvents(this, 16);
         return work;
     }
@@ -98,6 +127,10 @@ public final class ConnectionDriverAgent implements Agent, ConnectionEventHandle
     @Override
     public void onClose() {
         commands.drain(runCommand);
+        for (final Closing entry : closing) {
+            entry.after.run();
+        }
+        closing = new Closing[0];
         for (final ProtocolConnection connection : connections) {
             connection.close();
         }

@@ -209,6 +209,19 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return error != null || closed;
     }
 
+    /**
+     * @return true when everything committed on every stream has been posted and its writes have completed: closing
+     * now loses nothing this side sent
+     */
+    public boolean isFlushed() {
+        for (final ProtocolStream stream : streams) {
+            if (!stream.sendRing().isFlushed()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** @return the queue pair, for matching the device's connection events */
     public QueuePair queuePair() {
         return queuePair;

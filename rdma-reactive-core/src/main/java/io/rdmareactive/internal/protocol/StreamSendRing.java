@@ -187,6 +187,11 @@ final class StreamSendRing {
         return ProtocolError.NONE;
     }
 
+    /** @return true when everything committed has been posted and the adapter has finished with it (driver) */
+    boolean isFlushed() {
+        return producer.getAcquire() == sent && completed == sent;
+    }
+
     long creditedPosition() {
         return credited;
     }

@@ -7,6 +7,7 @@ import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.DirectBuffer;
@@ -35,6 +36,8 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     private final Scheduler.Worker worker;
     private final long prefetch;
     private final ErrorFactory errors;
+    private final BooleanSupplier released;
+    private final Runnable onTerminal;
     private final MessageAssembler assembler;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicLong requested = new AtomicLong();
@@ -51,15 +54,21 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     /**
      * @param prefetch        the most messages granted to the peer ahead of delivery
      * @param errors          makes the exceptions subscribers get
+     * @param released        true once the connection's memory is being released: the rings must not be touched
+     *                        (checked on the worker, which is where release is decided)
+     * @param onTerminal      runs on the worker once this stream ended (completed, failed or cancelled)
      */
     public InboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
-                         final Scheduler.Worker worker, final long prefetch, final ErrorFactory errors) {
+                         final Scheduler.Worker worker, final long prefetch, final ErrorFactory errors,
+                         final BooleanSupplier released, final Runnable onTerminal) {
         this.connection = connection;
         this.stream = stream;
         this.codec = codec;
         this.worker = worker;
         this.prefetch = prefetch;
         this.errors = errors;
+        this.released = released;
+        this.onTerminal = onTerminal;
         this.assembler = new MessageAssembler(connection.options().maxMessageLength(), this::onMessage);
     }
 
@@ -122,6 +131,12 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
         }
         if (cancelled) {
             done = true;
+            onTerminal.run();
+            return;
+        }
+        if (released.getAsBoolean()) {
+            terminate(errors.connectionFailed(connection.error() != null ? connection.error()
+                : "the connection was closed"));
             return;
         }
         grantCredit();
@@ -171,6 +186,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
             case ProtocolStream.COMPLETE -> {
                 done = true;
                 subscriber.onComplete();
+                onTerminal.run();
             }
             case ProtocolStream.ERROR -> {
                 final int code = length >= 8 ? buffer.getInt(index) : 0;
@@ -204,7 +220,13 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
             done = true;
             failure = error;
             subscriber.onError(error);
+            onTerminal.run();
         }
+    }
+
+    /** @return true once the stream has ended for its subscriber (on the worker) */
+    public boolean isTerminated() {
+        return done || cancelled;
     }
 
     /** @return the error the stream ended with, if any */

@@ -7,6 +7,7 @@ import io.rdmareactive.internal.protocol.ProtocolStream;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.reactivestreams.Publisher;
@@ -36,6 +37,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private final Scheduler.Worker worker;
     private final ErrorFactory errors;
     private final MonoSink<Void> sink;
+    private final BooleanSupplier released;
     private final ManyToOneConcurrentArrayQueue<T> pending = new ManyToOneConcurrentArrayQueue<>(BATCH);
     private final AtomicInteger wip = new AtomicInteger();
     private final AtomicLong outstanding = new AtomicLong();
@@ -50,13 +52,15 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private ExpandableDirectByteBuffer scratch;
 
     private OutboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
-                           final Scheduler.Worker worker, final ErrorFactory errors, final MonoSink<Void> sink) {
+                           final Scheduler.Worker worker, final ErrorFactory errors, final MonoSink<Void> sink,
+                           final BooleanSupplier released) {
         this.connection = connection;
         this.stream = stream;
         this.codec = codec;
         this.worker = worker;
         this.errors = errors;
         this.sink = sink;
+        this.released = released;
         this.fragmenter = new MessageFragmenter(stream);
         this.maxMessageLength = connection.options().maxMessageLength();
     }
@@ -70,8 +74,9 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     public static <T> OutboundStream<T> start(final ProtocolConnection connection, final ProtocolStream stream,
                                               final Publisher<? extends T> source, final Codec<T> codec,
                                               final Scheduler.Worker worker, final ErrorFactory errors,
-                                              final MonoSink<Void> sink) {
-        final OutboundStream<T> sender = new OutboundStream<>(connection, stream, codec, worker, errors, sink);
+                                              final MonoSink<Void> sink, final BooleanSupplier released) {
+        final OutboundStream<T> sender = new OutboundStream<>(connection, stream, codec, worker, errors, sink,
+            released);
         sink.onCancel(sender::cancel);
         source.subscribe(sender);
         return sender;
@@ -142,7 +147,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
             finish(null);
             return;
         }
-        if (connection.isTerminated()) {
+        if (connection.isTerminated() || released.getAsBoolean()) {
             cancel();
             finish(errors.connectionFailed(connection.error() != null ? connection.error()
                 : "the connection was closed"));
