@@ -86,6 +86,45 @@ class DependencyRulesTest {
         .allowEmptyShould(true)
         .because("the driver reaches providers only through the SPI, and never the reactive layer above it");
 
+    static final ArchRule REACTIVE_LAYER_SEES_PROTOCOL_AND_DRIVER = noClasses().that()
+        .resideInAPackage("io.rdmareactive.internal.reactive..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.rdmareactive.provider..", "io.rdmareactive.spi..")
+        .because("the reactive layer reaches the wire only through the protocol and the driver");
+
+    static final ArchRule API_SEES_NO_PROVIDER = noClasses().that().resideInAPackage("io.rdmareactive")
+        .should().dependOnClassesThat().resideInAPackage("io.rdmareactive.provider..")
+        .because("the API chooses providers by name through the SPI, never by class");
+
+    @Test
+    void reactiveLayerAndApiKeepTheirRules() {
+        REACTIVE_LAYER_SEES_PROTOCOL_AND_DRIVER.check(production);
+        API_SEES_NO_PROVIDER.check(production);
+    }
+
+    @Test
+    void thePublicApiExposesNoInternalProviderOrForeignMemoryType() {
+        final java.util.List<String> leaks = new java.util.ArrayList<>();
+        for (final var javaClass : production) {
+            if (!javaClass.getPackageName().equals("io.rdmareactive")
+                || !javaClass.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.PUBLIC)) {
+                continue;
+            }
+            for (final var member : javaClass.getMembers()) {
+                if (!member.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.PUBLIC)) {
+                    continue;
+                }
+                for (final var type : member.getAllInvolvedRawTypes()) {
+                    final String name = type.getName();
+                    if (name.startsWith("io.rdmareactive.internal.") || name.startsWith("io.rdmareactive.spi.")
+                        || name.startsWith("io.rdmareactive.provider.") || name.startsWith("java.lang.foreign.")) {
+                        leaks.add(member.getFullName() + " exposes " + name);
+                    }
+                }
+            }
+        }
+        assertThat(leaks).as("public API members that expose internals").isEmpty();
+    }
+
     @Test
     void ringBuffersSeeOnlyAgrona() {
         RING_BUFFERS_SEE_ONLY_AGRONA.check(production);
