@@ -99,7 +99,8 @@ final class CountersLayout {
         final int valuesLength = header.getInt(VALUES_LENGTH_OFFSET);
         if (valuesLength <= 0 || valuesLength % CountersReader.COUNTER_LENGTH != 0
             || valuesLength / CountersReader.COUNTER_LENGTH > MAX_COUNTERS
-            || (long) metadataLength != (long) valuesLength / CountersReader.COUNTER_LENGTH * CountersReader.METADATA_LENGTH
+            || (long) metadataLength
+                != (long) valuesLength / CountersReader.COUNTER_LENGTH * CountersReader.METADATA_LENGTH
             || HEADER_LENGTH + (long) metadataLength + valuesLength > fileLength) {
             return "its header is damaged (metadata " + metadataLength + " bytes, values " + valuesLength
                 + " bytes, file " + fileLength + " bytes)";

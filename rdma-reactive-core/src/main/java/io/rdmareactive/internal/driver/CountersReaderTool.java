@@ -106,7 +106,8 @@ public final class CountersReaderTool {
             while (true) {
                 final boolean alive = DriverCounters.isAlive(pid, start);
                 out.println("# " + file + ": process " + pid + (alive ? "" : " (gone)") + ", at " + Instant.now());
-                reader.forEach((final long value, final int id, final String label) -> out.println(label + " = " + value));
+                reader.forEach((final long value, final int id, final String label) ->
+                    out.println(label + " = " + value));
                 out.flush();
                 if (periodMillis < 0 || !alive) {
                     return 0;

@@ -150,8 +150,8 @@ public final class DriverCounters implements AutoCloseable {
         removeIfAbandoned(file);
 
         final long length = CountersLayout.fileLength(maxCounters);
-        final Path temporary = dir.resolve("." + name + CountersLayout.SUFFIX + "." + ProcessHandle.current().pid() + "."
-            + Integer.toHexString(ThreadLocalRandom.current().nextInt()) + ".tmp");
+        final Path temporary = dir.resolve("." + name + CountersLayout.SUFFIX + "." + ProcessHandle.current().pid()
+            + "." + Integer.toHexString(ThreadLocalRandom.current().nextInt()) + ".tmp");
         final OffHeapMemory memory = OffHeapMemory.mapFile(temporary, length, OffHeapMemory.FileMode.CREATE_NEW);
         boolean published = false;
         try {
