@@ -409,7 +409,10 @@ public final class DriverRunner implements AutoCloseable {
             return this;
         }
 
-        /** @param counters where errors are counted; required; must outlive nothing (the runner holds a lease) */
+        /**
+         * @param counters where errors are counted; required. They may be closed before the runner, which holds a
+         *                 lease on their memory while its threads run.
+         */
         public Builder counters(final DriverCounters counters) {
             this.counters = Objects.requireNonNull(counters, "counters");
             return this;
@@ -437,7 +440,7 @@ public final class DriverRunner implements AutoCloseable {
             return this;
         }
 
-        /** @param timeout how long {@link #close()} waits for each thread, positive; default 10 s */
+        /** @param timeout how long {@link DriverRunner#close()} waits for each thread, positive; default 10 s */
         public Builder closeTimeout(final Duration timeout) {
             Objects.requireNonNull(timeout, "timeout");
             if (timeout.isNegative() || timeout.isZero()) {
