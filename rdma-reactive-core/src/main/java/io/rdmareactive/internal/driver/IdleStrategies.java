@@ -1,0 +1,234 @@
+package io.rdmareactive.internal.driver;
+
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NoOpIdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
+/**
+ * Turns the configuration names of idle strategies into Agrona {@link IdleStrategy} instances.
+ *
+ * <p>The forms (names and keys are case-insensitive, blanks around them are ignored):
+ * <table>
+ *   <caption>idle strategy names</caption>
+ *   <tr><th>form</th><th>strategy</th></tr>
+ *   <tr><td>{@code busy-spin}</td><td>{@link BusySpinIdleStrategy}: {@link Thread#onSpinWait()}, never gives up
+ *       the core; the lowest latency, one whole core per driver thread</td></tr>
+ *   <tr><td>{@code no-op}</td><td>{@link NoOpIdleStrategy}: spins without even the spin-wait hint</td></tr>
+ *   <tr><td>{@code yielding}</td><td>{@link YieldingIdleStrategy}: {@link Thread#yield()} when idle</td></tr>
+ *   <tr><td>{@code backoff}</td><td>{@link BackoffIdleStrategy} with Agrona's defaults: 10 spins, 5 yields, then
+ *       parks from 1&nbsp;µs doubling up to 1&nbsp;ms</td></tr>
+ *   <tr><td>{@code backoff:maxSpins=10,maxYields=5,minPark=1us,maxPark=1ms}</td><td>the same with any of the four
+ *       parameters given (the others keep their defaults)</td></tr>
+ *   <tr><td>{@code sleeping}</td><td>{@link SleepingMillisIdleStrategy} of 1&nbsp;ms</td></tr>
+ *   <tr><td>{@code sleeping:<duration>}</td><td>{@link SleepingMillisIdleStrategy} for a whole number of
+ *       milliseconds, {@link SleepingIdleStrategy} (park for nanoseconds) otherwise</td></tr>
+ * </table>
+ * A duration is a whole number with a unit: {@code ns}, {@code us} (or {@code µs}), {@code ms} or {@code s}; park
+ * and sleep periods lie between 1&nbsp;ns and 1&nbsp;s (a driver that sleeps longer than that makes every connect
+ * wait for it, which is a mistake rather than a setting).
+ *
+ * <p>Each {@link #parse(String)} returns a new instance: {@link BackoffIdleStrategy} keeps state, so every driver
+ * thread needs its own; {@link #supplier(String)} checks the form once and makes instances on demand.
+ *
+ * <h2>The default: {@link #defaultFor(int)}</h2>
+ * {@code busy-spin} with 4 or more available processors, {@code backoff} with 3 or fewer. DESIGN.md measured what
+ * spinning does to a small machine: on 2 cores, Aeron ping-pong with a busy-spinning driver and two busy-spinning
+ * application threads had a p50 round trip of 8&nbsp;ms, against 27–30&nbsp;µs when the threads yielded. One
+ * spinning driver thread takes a whole core; the default spins only where at least three more are left for the
+ * application's threads, the garbage collector and the JIT. On 3 cores and fewer it backs off rather than yields:
+ * a backoff thread still spins and yields for the first few idle cycles, so a busy connection sees little
+ * difference, but an idle one parks instead of burning a core forever (which, in a container with a CPU quota, also
+ * throttles the rest of the process). Those who want the 27–30&nbsp;µs of yielding on a small machine, at the price
+ * of a core, configure {@code yielding}. {@link #configured()} reads the {@value #PROPERTY} system property first
+ * (the build sets it to {@code backoff} for every test JVM).
+ */
+public final class IdleStrategies {
+
+    /** The system property that {@link #configured()} reads. */
+    public static final String PROPERTY = "rdma.idle";
+
+    /** The smallest processor count for which {@link #defaultFor(int)} chooses {@code busy-spin}. */
+    public static final int BUSY_SPIN_MIN_PROCESSORS = 4;
+
+    /** The longest park or sleep period accepted, in nanoseconds: one second. */
+    public static final long MAX_PERIOD_NS = 1_000_000_000L;
+
+    static final String VALID_FORMS = "busy-spin | no-op | yielding | backoff | "
+        + "backoff:maxSpins=<n>,maxYields=<n>,minPark=<duration>,maxPark=<duration> (any of the four) | sleeping | "
+        + "sleeping:<duration>; a duration is a whole number with a unit, ns, us, ms or s, from 1ns to 1s "
+        + "(e.g. backoff:maxSpins=10,maxYields=5,minPark=1us,maxPark=1ms or sleeping:1ms)";
+
+    private static final Pattern DURATION = Pattern.compile("([0-9]{1,19})(ns|us|µs|ms|s)");
+    private static final Pattern COUNT = Pattern.compile("[0-9]{1,10}");
+
+    private IdleStrategies() {
+    }
+
+    /**
+     * @param spec one of the forms in the class comment
+     * @return a new idle strategy
+     * @throws IllegalArgumentException if the form or a parameter is not valid; the message lists the valid forms
+     * @throws NullPointerException     if {@code spec} is null
+     */
+    public static IdleStrategy parse(final String spec) {
+        Objects.requireNonNull(spec, "idle strategy");
+        final String trimmed = spec.strip();
+        final int colon = trimmed.indexOf(':');
+        final String name = (colon < 0 ? trimmed : trimmed.substring(0, colon)).strip().toLowerCase(Locale.ROOT);
+        final String parameters = colon < 0 ? null : trimmed.substring(colon + 1).strip();
+        return switch (name) {
+            case "busy-spin" -> withoutParameters(spec, name, parameters, new BusySpinIdleStrategy());
+            case "no-op" -> withoutParameters(spec, name, parameters, new NoOpIdleStrategy());
+            case "yielding" -> withoutParameters(spec, name, parameters, new YieldingIdleStrategy());
+            case "backoff" -> backoff(spec, parameters);
+            case "sleeping" -> sleeping(spec, parameters);
+            default -> throw invalid(spec, "unknown idle strategy '" + name + "'");
+        };
+    }
+
+    /**
+     * Checks {@code spec} now and returns a supplier of new instances, one per driver thread.
+     *
+     * @param spec one of the forms in the class comment
+     * @return a supplier that returns a new strategy on every call
+     * @throws IllegalArgumentException if the form or a parameter is not valid
+     */
+    public static Supplier<IdleStrategy> supplier(final String spec) {
+        parse(spec);
+        return () -> parse(spec);
+    }
+
+    /**
+     * The default idle strategy for a machine: see the class comment for why.
+     *
+     * @param availableProcessors what {@link Runtime#availableProcessors()} says (container-aware on Linux)
+     * @return {@code "busy-spin"} for {@value #BUSY_SPIN_MIN_PROCESSORS} processors or more, {@code "backoff"}
+     *     otherwise
+     * @throws IllegalArgumentException if {@code availableProcessors} is not positive
+     */
+    public static String defaultFor(final int availableProcessors) {
+        if (availableProcessors < 1) {
+            throw new IllegalArgumentException("availableProcessors must be positive: " + availableProcessors);
+        }
+        return availableProcessors >= BUSY_SPIN_MIN_PROCESSORS ? "busy-spin" : "backoff";
+    }
+
+    /**
+     * @return the {@value #PROPERTY} system property if it is set, otherwise {@link #defaultFor(int)} for this
+     *     machine's available processors
+     */
+    public static String configured() {
+        final String property = System.getProperty(PROPERTY);
+        return property != null && !property.isBlank() ? property
+            : defaultFor(Runtime.getRuntime().availableProcessors());
+    }
+
+    private static IdleStrategy withoutParameters(final String spec, final String name, final String parameters,
+                                                  final IdleStrategy strategy) {
+        if (parameters != null) {
+            throw invalid(spec, "'" + name + "' takes no parameters");
+        }
+        return strategy;
+    }
+
+    private static IdleStrategy backoff(final String spec, final String parameters) {
+        long maxSpins = BackoffIdleStrategy.DEFAULT_MAX_SPINS;
+        long maxYields = BackoffIdleStrategy.DEFAULT_MAX_YIELDS;
+        long minPark = BackoffIdleStrategy.DEFAULT_MIN_PARK_PERIOD_NS;
+        long maxPark = BackoffIdleStrategy.DEFAULT_MAX_PARK_PERIOD_NS;
+        if (parameters != null) {
+            final Map<String, String> values = keyValues(spec, parameters);
+            for (final Map.Entry<String, String> entry : values.entrySet()) {
+                switch (entry.getKey()) {
+                    case "maxspins" -> maxSpins = count(spec, "maxSpins", entry.getValue());
+                    case "maxyields" -> maxYields = count(spec, "maxYields", entry.getValue());
+                    case "minpark" -> minPark = duration(spec, "minPark", entry.getValue());
+                    case "maxpark" -> maxPark = duration(spec, "maxPark", entry.getValue());
+                    default -> throw invalid(spec, "unknown backoff parameter '" + entry.getKey()
+                        + "' (the parameters are maxSpins, maxYields, minPark and maxPark)");
+                }
+            }
+        }
+        if (minPark > maxPark) {
+            throw invalid(spec, "minPark (" + minPark + " ns) is longer than maxPark (" + maxPark + " ns)");
+        }
+        return new BackoffIdleStrategy(maxSpins, maxYields, minPark, maxPark);
+    }
+
+    private static IdleStrategy sleeping(final String spec, final String parameters) {
+        if (parameters == null) {
+            return new SleepingMillisIdleStrategy(1);
+        }
+        if (parameters.isEmpty()) {
+            throw invalid(spec, "'sleeping:' needs a duration after the colon");
+        }
+        final long nanos = duration(spec, "the sleep period", parameters);
+        return nanos % 1_000_000L == 0 ? new SleepingMillisIdleStrategy(nanos / 1_000_000L)
+            : new SleepingIdleStrategy(nanos);
+    }
+
+    private static Map<String, String> keyValues(final String spec, final String parameters) {
+        if (parameters.isEmpty()) {
+            throw invalid(spec, "'backoff:' needs parameters after the colon");
+        }
+        final Map<String, String> values = new HashMap<>();
+        for (final String pair : parameters.split(",", -1)) {
+            final int equals = pair.indexOf('=');
+            if (equals < 0) {
+                throw invalid(spec, "'" + pair.strip() + "' is not key=value");
+            }
+            final String key = pair.substring(0, equals).strip().toLowerCase(Locale.ROOT);
+            if (values.put(key, pair.substring(equals + 1).strip()) != null) {
+                throw invalid(spec, "'" + pair.substring(0, equals).strip() + "' is given twice");
+            }
+        }
+        return values;
+    }
+
+    private static long count(final String spec, final String what, final String value) {
+        if (!COUNT.matcher(value).matches() || Long.parseLong(value) > Integer.MAX_VALUE) {
+            throw invalid(spec, what + " must be a whole number from 0 to " + Integer.MAX_VALUE + ", not '" + value
+                + "'");
+        }
+        return Long.parseLong(value);
+    }
+
+    private static long duration(final String spec, final String what, final String value) {
+        final Matcher matcher = DURATION.matcher(value.toLowerCase(Locale.ROOT));
+        if (!matcher.matches()) {
+            throw invalid(spec, what + " must be a whole number with a unit (ns, us, ms or s), not '" + value + "'");
+        }
+        final long amount;
+        try {
+            amount = Long.parseLong(matcher.group(1));
+        } catch (final NumberFormatException ex) {
+            throw invalid(spec, what + " '" + value + "' is out of range");
+        }
+        final long unit = switch (matcher.group(2)) {
+            case "ns" -> 1L;
+            case "us", "µs" -> 1_000L;
+            case "ms" -> 1_000_000L;
+            default -> 1_000_000_000L;
+        };
+        if (amount < 1 || amount > MAX_PERIOD_NS / unit) {
+            throw invalid(spec, what + " '" + value + "' is outside 1ns to 1s");
+        }
+        return amount * unit;
+    }
+
+    private static IllegalArgumentException invalid(final String spec, final String problem) {
+        return new IllegalArgumentException("invalid idle strategy '" + spec + "': " + problem + ". Valid forms: "
+            + VALID_FORMS);
+    }
+}

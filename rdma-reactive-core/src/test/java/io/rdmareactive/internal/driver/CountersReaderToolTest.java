@@ -1,0 +1,65 @@
+package io.rdmareactive.internal.driver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Another process reads a live driver's counters through the file, with nothing but the tool's main method. */
+class CountersReaderToolTest {
+
+    private static final long CHILD_BOUND_SECONDS = 120;
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void anotherProcessSeesTheValuesThisOneSet() throws IOException, InterruptedException {
+        try (DriverCounters counters = DriverCounters.create(directory, "watched")) {
+            counters.messagesSent().getAndAddRelease(42);
+            counters.bytesSent().getAndAddRelease(42 * 64);
+            counters.creditStalls().increment();
+            final AtomicCounter connection = counters.newCounter("connection 7 bytes received (peer-a)", 1001);
+            connection.getAndAddRelease(123_456_789_012L);
+            counters.newCounter("freed before the read", 1001).close();
+
+            final Process child = new ProcessBuilder(
+                System.getProperty("java.home") + "/bin/java",
+                "--enable-native-access=ALL-UNNAMED",
+                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "-Xmx64m", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"),
+                CountersReaderTool.class.getName(),
+                counters.file().toString())
+                .redirectErrorStream(true)
+                .start();
+            try {
+                // a few hundred bytes of output fit in the pipe, so the child never blocks on writing it
+                assertThat(child.waitFor(CHILD_BOUND_SECONDS, TimeUnit.SECONDS)).as("the tool exits").isTrue();
+                final byte[] printed = child.getInputStream().readAllBytes();
+                final String output = new String(printed, StandardCharsets.UTF_8);
+                assertThat(child.exitValue()).as("exit status; the tool printed:%n%s", output).isZero();
+                final List<String> lines = output.lines().toList();
+                assertThat(lines.getFirst()).startsWith("# " + counters.file() + ": process "
+                    + ProcessHandle.current().pid() + ", at ");
+                assertThat(lines.subList(1, lines.size())).containsExactly(
+                    "messages sent = 42",
+                    "messages received = 0",
+                    "bytes sent = 2688",
+                    "bytes received = 0",
+                    "back-pressure events = 0",
+                    "credit stalls = 1",
+                    "errors = 0",
+                    "connection 7 bytes received (peer-a) = 123456789012");
+            } finally {
+                child.destroyForcibly();
+            }
+        }
+    }
+}
