@@ -79,7 +79,7 @@ final class DefaultConnection implements Connection, Inbound, Outbound, StreamAc
     public <T> Flux<T> receive(final Codec<T> codec) {
         return Flux.defer(() -> {
             final InboundStream<T> created = new InboundStream<>(protocol, stream, codec, worker, config.prefetch(),
-                this, () -> released, this::onInboundTerminated);
+                this, () -> released, this::onInboundTerminated, runtime.counters);
             if (!inbound.compareAndSet(null, created)) {
                 return Flux.error(new IllegalStateException("this connection's inbound already has a subscriber; "
                     + "share one Flux (publish(), cache()) if several need its messages"));
@@ -104,7 +104,7 @@ final class DefaultConnection implements Connection, Inbound, Outbound, StreamAc
                 return;
             }
             final OutboundStream<T> sender = OutboundStream.start(protocol, stream, messages, codec, worker, this,
-                sink, () -> released);
+                sink, () -> released, runtime.counters);
             outbound.set(sender);
             sender.signal();
         });
@@ -134,6 +134,9 @@ final class DefaultConnection implements Connection, Inbound, Outbound, StreamAc
      */
     @Override
     public void onTerminated() {
+        if (protocol.error() != null) {
+            runtime.counters.errors().increment();
+        }
         onFramesArrived(DEFAULT_STREAM);
         onProducerReady(DEFAULT_STREAM);
         worker.schedule(() -> {

@@ -71,9 +71,12 @@ public final class RdmaClient {
         return new RdmaClient(config.withPrefetch(messages));
     }
 
-    /** @param strategy the driver thread's idle strategy: busy-spin, yielding, backoff or sleeping */
+    /**
+     * @param strategy the driver thread's idle strategy: {@code busy-spin}, {@code yielding}, {@code backoff} (also
+     *                 {@code backoff:maxSpins=,maxYields=,minPark=,maxPark=}), {@code sleeping[:duration]}
+     */
     public RdmaClient idleStrategy(final String strategy) {
-        RdmaRuntime.idleStrategy(strategy);
+        io.rdmareactive.internal.driver.IdleStrategies.parse(strategy); // fail here, not at connect
         return new RdmaClient(config.withIdle(strategy));
     }
 

@@ -35,9 +35,9 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
         }
     }
 
-    /** Backoff where busy-spinning threads would starve each other (2 cores or fewer), busy-spin otherwise. */
+    /** The {@code rdma.idle} system property, else backoff on small machines and busy-spin on larger ones. */
     static String defaultIdle() {
-        return System.getProperty("rdma.idle", Runtime.getRuntime().availableProcessors() <= 2 ? "backoff" : "busy-spin");
+        return io.rdmareactive.internal.driver.IdleStrategies.configured();
     }
 
     ProtocolOptions protocol() {

@@ -1,77 +1,96 @@
 package io.rdmareactive;
 
 import io.rdmareactive.internal.driver.ConnectionDriverAgent;
+import io.rdmareactive.internal.driver.DriverCounters;
+import io.rdmareactive.internal.driver.DriverRunner;
+import io.rdmareactive.internal.driver.ThreadingMode;
 import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
-import java.util.concurrent.TimeUnit;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.BusySpinIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
-import org.agrona.concurrent.YieldingIdleStrategy;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** A device and the driver thread that serves its connections; what a server or a client runs on. */
+/**
+ * A device, the driver thread that serves its connections, and the driver's counters (a file other processes can
+ * read with {@code CountersReaderTool}); what a server or a client runs on.
+ */
 final class RdmaRuntime implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(RdmaRuntime.class.getName());
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     final RdmaDevice device;
     final ConnectionDriverAgent driver;
-    private final AgentRunner runner;
+    final DriverCounters counters;
+    private final DriverRunner runner;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private RdmaRuntime(final RdmaDevice device, final ConnectionDriverAgent driver, final AgentRunner runner) {
+    private RdmaRuntime(final RdmaDevice device, final ConnectionDriverAgent driver, final DriverCounters counters,
+                        final DriverRunner runner) {
         this.device = device;
         this.driver = driver;
+        this.counters = counters;
         this.runner = runner;
     }
 
-    static RdmaRuntime open(final RdmaConfig config, final String name) {
+    static RdmaRuntime open(final RdmaConfig config, final String role) {
         final DeviceOptions.Builder options = DeviceOptions.builder();
         if (config.directory() != null) {
             options.directory(config.directory());
         }
         final RdmaDevice device = RdmaProviders.named(config.provider()).open(options.build());
+        DriverCounters counters = null;
         try {
+            final String name = (role + "-" + ProcessHandle.current().pid() + "-" + INSTANCES.incrementAndGet())
+                .replaceAll("[^A-Za-z0-9._-]", "_");
+            counters = DriverCounters.create(countersDirectory(config), name);
             final ConnectionDriverAgent driver = new ConnectionDriverAgent(name, device);
-            final AgentRunner runner = new AgentRunner(idleStrategy(config.idle()),
-                error -> LOG.log(System.Logger.Level.ERROR, "the rdma-reactive driver " + name + " failed", error),
-                null, driver);
-            AgentRunner.startOnThread(runner, task -> {
-                final Thread thread = new Thread(task);
-                thread.setDaemon(true);
-                return thread;
-            });
-            return new RdmaRuntime(device, driver, runner);
+            final DriverRunner runner = DriverRunner.builder(name)
+                .threadingMode(ThreadingMode.SHARED)
+                .idleStrategy(config.idle())
+                .counters(counters)
+                .agent(driver)
+                .start();
+            return new RdmaRuntime(device, driver, counters, runner);
         } catch (final RuntimeException ex) {
+            if (counters != null) {
+                counters.close();
+            }
             device.close();
             throw ex;
         }
     }
 
-    static IdleStrategy idleStrategy(final String name) {
-        return switch (name) {
-            case "busy-spin" -> new BusySpinIdleStrategy();
-            case "yielding" -> new YieldingIdleStrategy();
-            case "backoff" -> new BackoffIdleStrategy(100, 10, TimeUnit.MICROSECONDS.toNanos(1),
-                TimeUnit.MICROSECONDS.toNanos(100));
-            case "sleeping" -> new SleepingMillisIdleStrategy(1);
-            default -> throw new IllegalArgumentException("unknown idle strategy '" + name
-                + "'; use busy-spin, yielding, backoff or sleeping");
-        };
+    /** Where the counters file goes: the configured directory, else the shared-memory default, else the temp dir. */
+    private static Path countersDirectory(final RdmaConfig config) {
+        if (config.directory() != null) {
+            return config.directory();
+        }
+        final String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
+        final Path shm = Path.of("/dev/shm");
+        final Path directory = (Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")))
+            .resolve("rdma-reactive-" + user);
+        try {
+            Files.createDirectories(directory);
+        } catch (final java.io.IOException ex) {
+            throw new RdmaConnectionException("cannot create the counters directory " + directory + ": " + ex, ex);
+        }
+        return directory;
     }
 
-    /** Stops the driver thread (closing every connection it serves) and closes the device. Idempotent. */
+    /** Stops the driver thread (closing every connection it serves), the counters and the device. Idempotent. */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
             try {
                 runner.close();
             } finally {
-                device.close();
+                try {
+                    counters.close();
+                } finally {
+                    device.close();
+                }
             }
         }
     }

@@ -78,9 +78,12 @@ public final class RdmaServer {
         return new RdmaServer(config.withPrefetch(messages), handler);
     }
 
-    /** @param strategy the driver thread's idle strategy: busy-spin, yielding, backoff or sleeping */
+    /**
+     * @param strategy the driver thread's idle strategy: {@code busy-spin}, {@code yielding}, {@code backoff} (also
+     *                 {@code backoff:maxSpins=,maxYields=,minPark=,maxPark=}), {@code sleeping[:duration]}
+     */
     public RdmaServer idleStrategy(final String strategy) {
-        RdmaRuntime.idleStrategy(strategy);
+        io.rdmareactive.internal.driver.IdleStrategies.parse(strategy); // fail here, not at connect
         return new RdmaServer(config.withIdle(strategy), handler);
     }
 

@@ -1,6 +1,7 @@
 package io.rdmareactive.internal.reactive;
 
 import io.rdmareactive.codec.Codec;
+import io.rdmareactive.internal.driver.DriverCounters;
 import io.rdmareactive.internal.protocol.FrameConsumer;
 import io.rdmareactive.internal.protocol.MessageAssembler;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
@@ -38,6 +39,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     private final ErrorFactory errors;
     private final BooleanSupplier released;
     private final Runnable onTerminal;
+    private final DriverCounters counters;
     private final MessageAssembler assembler;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicLong requested = new AtomicLong();
@@ -57,10 +59,12 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
      * @param released        true once the connection's memory is being released: the rings must not be touched
      *                        (checked on the worker, which is where release is decided)
      * @param onTerminal      runs on the worker once this stream ended (completed, failed or cancelled)
+     * @param counters        where messages and bytes received are counted
      */
     public InboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
                          final Scheduler.Worker worker, final long prefetch, final ErrorFactory errors,
-                         final BooleanSupplier released, final Runnable onTerminal) {
+                         final BooleanSupplier released, final Runnable onTerminal,
+                         final DriverCounters counters) {
         this.connection = connection;
         this.stream = stream;
         this.codec = codec;
@@ -69,6 +73,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
         this.errors = errors;
         this.released = released;
         this.onTerminal = onTerminal;
+        this.counters = counters;
         this.assembler = new MessageAssembler(connection.options().maxMessageLength(), this::onMessage);
     }
 
@@ -203,6 +208,8 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
 
     private void onMessage(final DirectBuffer buffer, final int index, final int length) {
         delivered++;
+        counters.messagesReceived().increment();
+        counters.bytesReceived().getAndAdd(length);
         final T value;
         try {
             value = codec.decode(buffer, index, length);

@@ -1,6 +1,7 @@
 package io.rdmareactive.internal.reactive;
 
 import io.rdmareactive.codec.Codec;
+import io.rdmareactive.internal.driver.DriverCounters;
 import io.rdmareactive.internal.protocol.MessageFragmenter;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
@@ -38,6 +39,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private final ErrorFactory errors;
     private final MonoSink<Void> sink;
     private final BooleanSupplier released;
+    private final DriverCounters counters;
     private final ManyToOneConcurrentArrayQueue<T> pending = new ManyToOneConcurrentArrayQueue<>(BATCH);
     private final AtomicInteger wip = new AtomicInteger();
     private final AtomicLong outstanding = new AtomicLong();
@@ -53,7 +55,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
 
     private OutboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
                            final Scheduler.Worker worker, final ErrorFactory errors, final MonoSink<Void> sink,
-                           final BooleanSupplier released) {
+                           final BooleanSupplier released, final DriverCounters counters) {
         this.connection = connection;
         this.stream = stream;
         this.codec = codec;
@@ -61,6 +63,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         this.errors = errors;
         this.sink = sink;
         this.released = released;
+        this.counters = counters;
         this.fragmenter = new MessageFragmenter(stream);
         this.maxMessageLength = connection.options().maxMessageLength();
     }
@@ -74,9 +77,10 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     public static <T> OutboundStream<T> start(final ProtocolConnection connection, final ProtocolStream stream,
                                               final Publisher<? extends T> source, final Codec<T> codec,
                                               final Scheduler.Worker worker, final ErrorFactory errors,
-                                              final MonoSink<Void> sink, final BooleanSupplier released) {
+                                              final MonoSink<Void> sink, final BooleanSupplier released,
+                                              final DriverCounters counters) {
         final OutboundStream<T> sender = new OutboundStream<>(connection, stream, codec, worker, errors, sink,
-            released);
+            released, counters);
         sink.onCancel(sender::cancel);
         source.subscribe(sender);
         return sender;
@@ -166,6 +170,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         while ((element = pending.peek()) != null) {
             final int result = trySend(element);
             if (result == BACK_PRESSURED) {
+                counters.backPressureEvents().increment();
                 return;
             }
             pending.poll();
@@ -192,6 +197,8 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         if (canAsk > 0) {
             outstanding.addAndGet(canAsk);
             subscription.request(canAsk);
+        } else if (stream.peerDemand() == 0 && outstanding.get() == 0) {
+            counters.creditStalls().increment(); // upstream could give more; the remote subscriber asked for none
         }
     }
 
@@ -220,6 +227,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
                 }
                 stream.commit(ProtocolStream.WHOLE);
                 stream.tookDemand();
+                counted(length);
                 return SENT;
             }
             if (scratch == null) {
@@ -234,10 +242,16 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         }
         fragmenter.begin(scratch, 0, length);
         stream.tookDemand();
+        counted(length);
         return fragmenter.send() == ProtocolStream.BACK_PRESSURED ? SENT_PARTLY : SENT;
     }
 
     private static final int SENT_PARTLY = 3;
+
+    private void counted(final int length) {
+        counters.messagesSent().increment();
+        counters.bytesSent().getAndAdd(length);
+    }
 
     private void finish(final Throwable error) {
         if (finished.compareAndSet(false, true)) {
