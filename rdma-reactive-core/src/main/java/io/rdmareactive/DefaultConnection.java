@@ -1,7 +1,6 @@
 package io.rdmareactive;
 
 import io.rdmareactive.codec.Codec;
-import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
 import io.rdmareactive.internal.protocol.StreamActivity;
@@ -9,44 +8,51 @@ import io.rdmareactive.internal.reactive.ErrorFactory;
 import io.rdmareactive.internal.reactive.InboundStream;
 import io.rdmareactive.internal.reactive.OutboundStream;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import org.agrona.DirectBuffer;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * A connection as the API shows it: the protocol connection, served by the runtime's driver, with its default
- * stream bridged to a {@link Flux} inbound and a sending {@link Mono} outbound. Reactive work runs on one worker of
- * Reactor's parallel scheduler, never on the driver thread.
+ * A connection as the API shows it: the protocol connection, served by the runtime's driver, with stream 1 as the
+ * connection's own {@link #inbound()} / {@link #outbound()}, and the other streams used one request at a time for
+ * fire-and-forget, request/response, request/stream and channel (clients open odd streams, servers even ones).
+ * Reactive work runs on one worker of Reactor's parallel scheduler, never on the driver thread.
  */
-final class DefaultConnection implements Connection, Inbound, Outbound, StreamActivity, ErrorFactory {
+final class DefaultConnection implements Connection, StreamActivity, ErrorFactory {
 
-    private static final int DEFAULT_STREAM = 1;
+    static final int DEFAULT_STREAM = 1;
 
     private final RdmaRuntime runtime;
     private final boolean ownsRuntime;
+    private final boolean client;
     private final ProtocolConnection protocol;
-    private final ProtocolStream stream;
     private final RdmaConfig config;
+    private final StreamHandler streamHandler;
+    private final StreamChannel[] channels;
     private final Scheduler.Worker worker = Schedulers.parallel().createWorker();
-    private final AtomicReference<InboundStream<?>> inbound = new AtomicReference<>();
-    private final AtomicReference<OutboundStream<?>> outbound = new AtomicReference<>();
     private final AtomicBoolean disposed = new AtomicBoolean();
+    private final Sinks.Empty<Void> closed = Sinks.empty();
     /** Set on the worker when release starts: stream drains, which run on the worker too, stop touching the rings. */
     private volatile boolean released;
-    private final Sinks.Empty<Void> closed = Sinks.empty();
 
-    DefaultConnection(final RdmaRuntime runtime, final boolean ownsRuntime, final ProtocolConnection protocol,
-                      final RdmaConfig config) {
+    DefaultConnection(final RdmaRuntime runtime, final boolean ownsRuntime, final boolean client,
+                      final ProtocolConnection protocol, final RdmaConfig config, final StreamHandler streamHandler) {
         this.runtime = runtime;
         this.ownsRuntime = ownsRuntime;
+        this.client = client;
         this.protocol = protocol;
-        this.stream = protocol.stream(DEFAULT_STREAM);
         this.config = config;
+        this.streamHandler = streamHandler;
+        final int streams = protocol.options().maxStreams();
+        this.channels = new StreamChannel[streams];
+        for (int slot = 1; slot < streams; slot++) {
+            channels[slot] = new StreamChannel(this, slot, protocol.stream(slot));
+        }
+        channels[DEFAULT_STREAM].openRemotely(); // the connection's own stream is always open
         protocol.activity(this);
         if (!runtime.driver.add(protocol)) {
             throw new RdmaConnectionException("the driver's command queue is full; it is overloaded or stopped");
@@ -55,12 +61,12 @@ final class DefaultConnection implements Connection, Inbound, Outbound, StreamAc
 
     @Override
     public Inbound inbound() {
-        return this;
+        return channels[DEFAULT_STREAM];
     }
 
     @Override
     public Outbound outbound() {
-        return this;
+        return channels[DEFAULT_STREAM];
     }
 
     @Override
@@ -73,84 +79,157 @@ final class DefaultConnection implements Connection, Inbound, Outbound, StreamAc
         return closed.asMono();
     }
 
-    // ------------------------------------------------------------------------------------------------ inbound
+    void onWorker(final Runnable task) {
+        worker.schedule(task);
+    }
+
+    // ------------------------------------------------------------------------------------------------ requests
 
     @Override
-    public <T> Flux<T> receive(final Codec<T> codec) {
-        return Flux.defer(() -> {
-            final InboundStream<T> created = new InboundStream<>(protocol, stream, codec, worker, config.prefetch(),
-                this, () -> released, this::onInboundTerminated, runtime.counters);
-            if (!inbound.compareAndSet(null, created)) {
-                return Flux.error(new IllegalStateException("this connection's inbound already has a subscriber; "
-                    + "share one Flux (publish(), cache()) if several need its messages"));
-            }
-            return created;
+    public <Q> Mono<Void> fireAndForget(final Q request, final Codec<Q> codec) {
+        return open(StreamKind.FIRE_AND_FORGET).flatMap(channel -> {
+            channel.receive(io.rdmareactive.codec.Codecs.BYTE_ARRAY).subscribe(ignored -> { }, ignored -> { });
+            return channel.send(Mono.just(request), codec);
         });
     }
 
     @Override
-    public Flux<DirectBuffer> receiveViews() {
-        return receive(Codecs.reusableDirectBufferView());
+    public <Q, R> Mono<R> requestResponse(final Q request, final Codec<Q> requestCodec, final Codec<R> responseCodec) {
+        return open(StreamKind.REQUEST_RESPONSE).flatMap(channel -> {
+            channel.send(Mono.just(request), requestCodec).subscribe(null, ignored -> { });
+            return channel.receive(responseCodec).next();
+        });
     }
 
-    // ------------------------------------------------------------------------------------------------ outbound
+    @Override
+    public <Q, R> Flux<R> requestStream(final Q request, final Codec<Q> requestCodec, final Codec<R> responseCodec) {
+        return open(StreamKind.REQUEST_STREAM).flatMapMany(channel -> {
+            channel.send(Mono.just(request), requestCodec).subscribe(null, ignored -> { });
+            return channel.receive(responseCodec);
+        });
+    }
 
     @Override
-    public <T> Mono<Void> send(final Publisher<? extends T> messages, final Codec<T> codec) {
-        return Mono.create(sink -> {
-            if (outbound.get() != null) {
-                sink.error(new IllegalStateException("a send is already running on this connection; send one "
-                    + "publisher at a time (concat them)"));
+    public <Q, R> Flux<R> requestChannel(final Publisher<? extends Q> requests, final Codec<Q> requestCodec,
+                                         final Codec<R> responseCodec) {
+        return open(StreamKind.CHANNEL).flatMapMany(channel -> {
+            channel.send(requests, requestCodec).subscribe(null, ignored -> { });
+            return channel.receive(responseCodec);
+        });
+    }
+
+    /** Takes a free stream of this side's parity and opens it (on the worker). */
+    private Mono<StreamChannel> open(final StreamKind kind) {
+        return Mono.create(sink -> worker.schedule(() -> {
+            if (released || protocol.isTerminated()) {
+                sink.error(connectionFailed(protocol.error() != null ? protocol.error() : "the connection was closed"));
                 return;
             }
-            final OutboundStream<T> sender = OutboundStream.start(protocol, stream, messages, codec, worker, this,
-                sink, () -> released, runtime.counters);
-            outbound.set(sender);
-            sender.signal();
-        });
+            for (int slot = client ? 3 : 2; slot < channels.length; slot += 2) {
+                if (channels[slot].isFree() && channels[slot].isInboundIdle()) {
+                    channels[slot].openLocally(kind);
+                    sink.success(channels[slot]);
+                    return;
+                }
+            }
+            sink.error(new RdmaConnectionException("all " + (channels.length - 2) / 2 + " request streams of this "
+                + "connection are busy; wait for answers, or allow more streams (rings(streams, capacity))"));
+        }));
+    }
+
+    /** A stream became free (worker): a request the peer queued behind its last use can start now. */
+    void onChannelFree(final StreamChannel channel) {
+        acceptRemoteOpen(channel);
+    }
+
+    private void acceptRemoteOpen(final StreamChannel channel) {
+        if (released || !channel.isFree() || channel.stream().peekType() != ProtocolStream.OPEN) {
+            return;
+        }
+        final boolean mine = (channel.slot() % 2 == 1) == client;
+        final int[] kindCode = new int[1];
+        channel.stream().poll((buffer, index, length, type, flags) -> kindCode[0] = length >= 4 ? buffer.getInt(index) : 0);
+        final StreamKind kind = StreamKind.of(kindCode[0]);
+        channel.openRemotely();
+        if (mine || kind == null || streamHandler == null) {
+            final String why = mine ? "the peer opened a stream that is this side's to open"
+                : kind == null ? "unknown stream kind " + kindCode[0] : "this side serves no requests";
+            channel.send(Flux.error(new UnsupportedOperationException(why)), io.rdmareactive.codec.Codecs.BYTE_ARRAY)
+                .subscribe(null, ignored -> { });
+            channel.receive(io.rdmareactive.codec.Codecs.BYTE_ARRAY).subscribe(ignored -> { }, ignored -> { });
+            return;
+        }
+        final int use = channel.use();
+        Flux.defer(() -> streamHandler.handle(kind, channel, channel))
+            .doFinally(signal -> worker.schedule(() -> channel.finishServing(use)))
+            .subscribe(null, error -> System.getLogger(DefaultConnection.class.getName())
+                .log(System.Logger.Level.WARNING, "the " + kind + " handler failed", error));
+    }
+
+    // ------------------------------------------------------------------------------------------------ streams
+
+    <T> InboundStream<T> newInbound(final StreamChannel channel, final Codec<T> codec) {
+        return new InboundStream<>(protocol, channel.stream(), codec, worker, config.prefetch(), this,
+            () -> released, () -> onInboundEnded(channel), runtime.counters);
+    }
+
+    <T> OutboundStream<T> newOutbound(final StreamChannel channel, final int openKind,
+                                      final Publisher<? extends T> messages, final Codec<T> codec,
+                                      final MonoSink<Void> sink) {
+        return OutboundStream.create(protocol, channel.stream(), openKind, messages, codec, worker, this, sink,
+            () -> released, runtime.counters);
+    }
+
+    private void onInboundEnded(final StreamChannel channel) {
+        channel.onInboundEnded();
+        if (protocol.isTerminated()) {
+            disposeWhenIdle();
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ driver
 
     @Override
-    public void onFramesArrived(final int streamId) {
-        final InboundStream<?> in = inbound.get();
-        if (in != null) {
-            in.signal();
+    public void onFramesArrived(final int stream) {
+        final StreamChannel channel = channels[stream];
+        channel.signalInbound();
+        if (stream != DEFAULT_STREAM) {
+            worker.schedule(() -> acceptRemoteOpen(channel));
         }
     }
 
     @Override
-    public void onProducerReady(final int streamId) {
-        final OutboundStream<?> out = outbound.get();
-        if (out != null) {
-            out.signal();
-        }
+    public void onProducerReady(final int stream) {
+        channels[stream].signalOutbound();
     }
 
     /**
      * The connection ended (driver thread). Subscribers first get what already arrived (as far as they ask for it);
-     * the memory is released once the inbound stream has ended, or at once if nobody subscribed.
+     * the memory is released once every inbound has ended, or at once if nobody reads.
      */
     @Override
     public void onTerminated() {
         if (protocol.error() != null) {
             runtime.counters.errors().increment();
         }
-        onFramesArrived(DEFAULT_STREAM);
-        onProducerReady(DEFAULT_STREAM);
-        worker.schedule(() -> {
-            final InboundStream<?> in = inbound.get();
-            if (in == null || in.isTerminated()) {
-                dispose();
-            }
-        });
+        signalAll();
+        worker.schedule(this::disposeWhenIdle);
     }
 
-    private void onInboundTerminated() {
-        if (protocol.isTerminated()) {
-            dispose();
+    private void signalAll() {
+        for (int slot = 1; slot < channels.length; slot++) {
+            channels[slot].signalInbound();
+            channels[slot].signalOutbound();
         }
+    }
+
+    private void disposeWhenIdle() {
+        for (int slot = 1; slot < channels.length; slot++) {
+            if (!channels[slot].isInboundIdle()) {
+                return;
+            }
+        }
+        dispose();
     }
 
     @Override
@@ -177,8 +256,7 @@ final class DefaultConnection implements Connection, Inbound, Outbound, StreamAc
         }
         worker.schedule(() -> {
             released = true;
-            onFramesArrived(DEFAULT_STREAM); // subscribers see the end
-            onProducerReady(DEFAULT_STREAM);
+            signalAll(); // subscribers see the end
             final Runnable afterClose = () -> worker.schedule(this::finishDispose);
             if (!runtime.driver.close(protocol, config.livenessTimeout().toNanos(), afterClose)) {
                 protocol.close(); // the driver is gone: nothing else can be touching the connection

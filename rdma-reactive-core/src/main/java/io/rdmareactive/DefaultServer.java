@@ -26,26 +26,31 @@ final class DefaultServer implements DisposableServer {
     private final RdmaRuntime runtime;
     private final Listener listener;
     private final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler;
+    private final StreamHandler streamHandler;
     private final Set<DefaultConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean disposed = new AtomicBoolean();
     private final Sinks.Empty<Void> closed = Sinks.empty();
     private final Thread acceptor;
 
     private DefaultServer(final RdmaConfig config, final RdmaRuntime runtime, final Listener listener,
-                          final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler) {
+                          final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler,
+                          final StreamHandler streamHandler) {
         this.config = config;
         this.runtime = runtime;
         this.listener = listener;
         this.handler = handler;
+        this.streamHandler = streamHandler;
         this.acceptor = Thread.ofPlatform().daemon().name("rdma-accept-" + listener.address()).unstarted(this::accept);
     }
 
     static DefaultServer start(final RdmaConfig config,
-                               final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler) {
+                               final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler,
+                               final StreamHandler streamHandler) {
         final String address = config.requireAddress("RdmaServer.bind()");
         final RdmaRuntime runtime = RdmaRuntime.open(config, "server-" + address);
         try {
-            final DefaultServer server = new DefaultServer(config, runtime, runtime.device.listen(address), handler);
+            final DefaultServer server = new DefaultServer(config, runtime, runtime.device.listen(address), handler,
+                streamHandler);
             server.acceptor.start();
             return server;
         } catch (final RuntimeException ex) {
@@ -72,10 +77,11 @@ final class DefaultServer implements DisposableServer {
             try {
                 final ProtocolConnection protocol = ProtocolConnection.accept(runtime.device, request,
                     config.protocol());
-                final DefaultConnection connection = new DefaultConnection(runtime, false, protocol, config);
+                final DefaultConnection connection = new DefaultConnection(runtime, false, false, protocol, config,
+                    streamHandler);
                 connections.add(connection);
                 connection.onDispose().onErrorComplete().subscribe(null, null, () -> connections.remove(connection));
-                Flux.from(handler.apply(connection, connection))
+                Flux.from(handler.apply(connection.inbound(), connection.outbound()))
                     .doFinally(signal -> connection.dispose())
                     .subscribe(null, error -> LOG.log(System.Logger.Level.WARNING,
                         "the handler of the connection from " + connection.peer() + " failed", error));

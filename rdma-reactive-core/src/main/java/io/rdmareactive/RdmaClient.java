@@ -25,7 +25,7 @@ public final class RdmaClient {
         this.config = config;
     }
 
-    /** @return a client with the defaults: provider {@code auto}, 4 streams of 256 KiB rings, 16 MiB messages */
+    /** @return a client with the defaults: provider {@code auto}, 16 streams of 64 KiB rings, 16 MiB messages */
     public static RdmaClient create() {
         return new RdmaClient(RdmaConfig.DEFAULTS);
     }
@@ -97,7 +97,7 @@ public final class RdmaClient {
             try {
                 final ProtocolConnection protocol = ProtocolConnection.connect(runtime.device, address,
                     config.protocol(), config.connectTimeout());
-                return new DefaultConnection(runtime, true, protocol, config);
+                return new DefaultConnection(runtime, true, true, protocol, config, null);
             } catch (final RuntimeException ex) {
                 runtime.close();
                 throw ex instanceof RdmaConnectionException ? ex

@@ -24,7 +24,7 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
                   int maxMessageLength, Duration keepalive, Duration livenessTimeout, int prefetch, String idle,
                   Duration connectTimeout) {
 
-    static final RdmaConfig DEFAULTS = new RdmaConfig("auto", null, null, 4, 256 * 1024, 16 * 1024 * 1024,
+    static final RdmaConfig DEFAULTS = new RdmaConfig("auto", null, null, 16, 64 * 1024, 16 * 1024 * 1024,
         Duration.ofSeconds(1), Duration.ofSeconds(5), 256, defaultIdle(), Duration.ofSeconds(10));
 
     RdmaConfig {

@@ -25,31 +25,39 @@ public final class RdmaServer {
 
     private final RdmaConfig config;
     private final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler;
+    private final StreamHandler streamHandler;
 
     private RdmaServer(final RdmaConfig config,
                        final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler) {
-        this.config = config;
-        this.handler = handler;
+        this(config, handler, null);
     }
 
-    /** @return a server with the defaults: provider {@code auto}, 4 streams of 256 KiB rings, 16 MiB messages */
+    private RdmaServer(final RdmaConfig config,
+                       final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler,
+                       final StreamHandler streamHandler) {
+        this.config = config;
+        this.handler = handler;
+        this.streamHandler = streamHandler;
+    }
+
+    /** @return a server with the defaults: provider {@code auto}, 16 streams of 64 KiB rings, 16 MiB messages */
     public static RdmaServer create() {
         return new RdmaServer(RdmaConfig.DEFAULTS, (in, out) -> Mono.never());
     }
 
     /** @param provider {@code auto}, {@code shm} or {@code verbs} */
     public RdmaServer provider(final String provider) {
-        return new RdmaServer(config.withProvider(provider), handler);
+        return new RdmaServer(config.withProvider(provider), handler, streamHandler);
     }
 
     /** @param address where to listen (shared memory: a name) */
     public RdmaServer address(final String address) {
-        return new RdmaServer(config.withAddress(address), handler);
+        return new RdmaServer(config.withAddress(address), handler, streamHandler);
     }
 
     /** @param directory where the shared-memory provider keeps its files (clients must use the same) */
     public RdmaServer directory(final Path directory) {
-        return new RdmaServer(config.withDirectory(directory), handler);
+        return new RdmaServer(config.withDirectory(directory), handler, streamHandler);
     }
 
     /**
@@ -57,12 +65,12 @@ public final class RdmaServer {
      * @param ringCapacity the largest ring a client may ask for (clients choose within these)
      */
     public RdmaServer rings(final int streams, final int ringCapacity) {
-        return new RdmaServer(config.withRings(streams, ringCapacity), handler);
+        return new RdmaServer(config.withRings(streams, ringCapacity), handler, streamHandler);
     }
 
     /** @param bytes the largest message */
     public RdmaServer maxMessageLength(final int bytes) {
-        return new RdmaServer(config.withMaxMessageLength(bytes), handler);
+        return new RdmaServer(config.withMaxMessageLength(bytes), handler, streamHandler);
     }
 
     /**
@@ -70,12 +78,12 @@ public final class RdmaServer {
      * @param timeout   how long a silent peer is tolerated before the connection fails
      */
     public RdmaServer liveness(final Duration keepalive, final Duration timeout) {
-        return new RdmaServer(config.withLiveness(keepalive, timeout), handler);
+        return new RdmaServer(config.withLiveness(keepalive, timeout), handler, streamHandler);
     }
 
     /** @param messages how many messages a client may send ahead of this side's consumption */
     public RdmaServer prefetch(final int messages) {
-        return new RdmaServer(config.withPrefetch(messages), handler);
+        return new RdmaServer(config.withPrefetch(messages), handler, streamHandler);
     }
 
     /**
@@ -84,19 +92,28 @@ public final class RdmaServer {
      */
     public RdmaServer idleStrategy(final String strategy) {
         io.rdmareactive.internal.driver.IdleStrategies.parse(strategy); // fail here, not at connect
-        return new RdmaServer(config.withIdle(strategy), handler);
+        return new RdmaServer(config.withIdle(strategy), handler, streamHandler);
     }
 
     /**
      * @param handler called for each accepted connection; the connection closes when its publisher ends
      */
     public RdmaServer handle(final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler) {
-        return new RdmaServer(config, Objects.requireNonNull(handler, "handler"));
+        return new RdmaServer(config, Objects.requireNonNull(handler, "handler"), streamHandler);
+    }
+
+    /**
+     * @param handler serves the streams clients open with {@link Connection#fireAndForget},
+     *                {@link Connection#requestResponse}, {@link Connection#requestStream} and
+     *                {@link Connection#requestChannel}; without one, such requests fail
+     */
+    public RdmaServer handleStreams(final StreamHandler handler) {
+        return new RdmaServer(config, this.handler, Objects.requireNonNull(handler, "handler"));
     }
 
     /** @return the bound server, or an {@link RdmaConnectionException} that says why it cannot listen */
     public Mono<DisposableServer> bind() {
-        return Mono.<DisposableServer>fromCallable(() -> DefaultServer.start(config, handler))
+        return Mono.<DisposableServer>fromCallable(() -> DefaultServer.start(config, handler, streamHandler))
             .subscribeOn(Schedulers.boundedElastic());
     }
 }

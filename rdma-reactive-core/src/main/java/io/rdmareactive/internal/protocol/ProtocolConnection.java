@@ -74,6 +74,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private int outstandingSends;
     private volatile String error;
     private volatile boolean closed;
+    private volatile boolean peerClosed;
+    private long flushedSinceNanos;
+    private String flushReason;
     private volatile StreamActivity activity = StreamActivity.NONE;
     private boolean terminationReported;
 
@@ -204,9 +207,20 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return error;
     }
 
-    /** @return true once the connection ended, with an error or closed */
+    /** @return true once the connection ended: with an error, closed by this side, or closed by the peer */
     public boolean isTerminated() {
-        return error != null || closed;
+        return error != null || closed || peerClosed;
+    }
+
+    /** @return why the connection ended, in words: its error, or who closed it; null while it is up */
+    public String endReason() {
+        if (error != null) {
+            return error;
+        }
+        if (peerClosed) {
+            return "the peer closed the connection";
+        }
+        return closed ? "the connection was closed" : null;
     }
 
     /**
@@ -229,11 +243,15 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     /** A connection event of the device concerns this connection: it ends. */
     public void onEvent(final ConnectionEvent event) {
-        fail(switch (event.type()) {
-            case DISCONNECTED -> "the peer disconnected: " + event.reason();
-            case PEER_LOST -> "the peer was lost: " + event.reason();
-            case QUEUE_PAIR_ERROR -> "the connection failed: " + event.reason();
-        });
+        switch (event.type()) {
+            case DISCONNECTED -> {
+                if (error == null) {
+                    peerClosed = true; // on purpose: not an error of the connection (streams it cut short fail)
+                }
+            }
+            case PEER_LOST -> fail("the peer was lost: " + event.reason());
+            case QUEUE_PAIR_ERROR -> fail("the connection failed: " + event.reason());
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ duty cycle
@@ -260,6 +278,12 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             return 0;
         }
         if (isTerminated()) {
+            return work;
+        }
+        if (flushedSinceNanos != 0) {
+            if (now - flushedSinceNanos > options.keepaliveInterval().toNanos()) {
+                fail(flushReason); // no event explained it
+            }
             return work;
         }
         work += drainControl();
@@ -405,21 +429,20 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             case FrameTypes.REQUEST_N -> {
                 final int stream = length == 16 ? buffer.getInt(index) : -1;
                 final long n = length == 16 ? buffer.getLong(index + 8) : 0;
-                if (stream <= 0 || stream >= maxStreams || n <= 0) {
+                if (stream <= 0 || stream >= maxStreams || n <= 0
+                    || !streams[stream].onPeerRequest(buffer.getInt(index + 4), n)) {
                     fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " (REQUEST_N for stream " + stream
                         + " of " + n + ")");
                     return;
                 }
-                streams[stream].onPeerRequest(n);
                 activity.onProducerReady(stream);
             }
             case FrameTypes.CANCEL -> {
                 final int stream = length == 8 ? buffer.getInt(index) : -1;
-                if (stream <= 0 || stream >= maxStreams) {
+                if (stream <= 0 || stream >= maxStreams || !streams[stream].onPeerCancel(buffer.getInt(index + 4))) {
                     fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " (CANCEL for stream " + stream + ")");
                     return;
                 }
-                streams[stream].onPeerCancel();
                 activity.onProducerReady(stream);
             }
             case FrameTypes.KEEPALIVE -> {
@@ -441,27 +464,32 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                     + stream.consumerError());
                 return frames;
             }
-            final long n = stream.takeRequested();
+            if (!stream.takeControl()) {
+                continue;
+            }
+            final long n = stream.takenRequest;
+            final boolean cancel = stream.takenCancel;
+            final int use = stream.takenUse;
             if (n > 0) {
                 final int index = control.claim(16);
                 if (index < 0) {
-                    stream.returnRequested(n);
+                    stream.returnControl(n, cancel, use); // the control ring is full: next duty cycle
                     return frames;
                 }
                 control.buffer().putInt(index, s);
-                control.buffer().putInt(index + 4, 0);
+                control.buffer().putInt(index + 4, use);
                 control.buffer().putLong(index + 8, n);
                 control.commit(FrameTypes.REQUEST_N, (byte) 0);
                 frames++;
             }
-            if (stream.takeCancel()) {
+            if (cancel) {
                 final int index = control.claim(8);
                 if (index < 0) {
-                    stream.cancel();
+                    stream.returnControl(0, true, use);
                     return frames;
                 }
                 control.buffer().putInt(index, s);
-                control.buffer().putInt(index + 4, 0);
+                control.buffer().putInt(index + 4, use);
                 control.commit(FrameTypes.CANCEL, (byte) 0);
                 frames++;
             }
@@ -489,6 +517,14 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     @Override
     public void onCompletion(final Completion completion) {
+        if (completion.status() == CompletionStatus.WR_FLUSH_ERR) {
+            // the queue pair already failed: the device's event says why (a disconnect is no error), so wait for it
+            if (flushedSinceNanos == 0) {
+                flushedSinceNanos = nowNanos;
+                flushReason = "work requests were flushed: " + queuePair.errorReason();
+            }
+            return;
+        }
         if (!completion.isSuccess()) {
             fail("a work request failed with " + CompletionStatus.name(completion.status()) + ": "
                 + CompletionStatus.explain(completion.status()) + (queuePair.errorReason() != null

@@ -18,6 +18,7 @@ public final class ProtocolStream {
     public static final short DATA = FrameTypes.DATA;
     public static final short COMPLETE = FrameTypes.COMPLETE;
     public static final short ERROR = FrameTypes.ERROR;
+    public static final short OPEN = FrameTypes.OPEN;
     /** Flags of a whole message in one frame. */
     public static final byte WHOLE = (byte) 0xC0;
 
@@ -30,6 +31,10 @@ public final class ProtocolStream {
     private final AtomicLong peerDemand = new AtomicLong();
     private final AtomicBoolean cancelRequested = new AtomicBoolean();
     private volatile boolean cancelledByPeer;
+    /** Which use of the stream this is; both sides count the OPEN frames, so they agree. */
+    private volatile int use;
+    private long stashedDemand;
+    private boolean stashedCancel;
     private volatile String consumerError;
 
     ProtocolStream(final int id, final StreamSendRing sendRing, final StreamReceiveRing receiveRing) {
@@ -68,6 +73,23 @@ public final class ProtocolStream {
     /** Publishes the claimed DATA frame. */
     public void commit(final byte flags) {
         sendRing.commit(FrameTypes.DATA, flags);
+    }
+
+    /**
+     * Begins a new use of the stream: the OPEN frame goes first, before the request's data.
+     *
+     * @param kind what the opener asks for (1 fire-and-forget, 2 request/response, 3 request/stream, 4 channel)
+     * @return false if the ring has no room now: try again
+     */
+    public boolean open(final int kind) {
+        final int index = sendRing.claim(8);
+        if (index < 0) {
+            return false;
+        }
+        sendRing.buffer().putInt(index, kind);
+        sendRing.buffer().putInt(index + 4, 0);
+        sendRing.commit(FrameTypes.OPEN, (byte) 0);
+        return true;
     }
 
     /**
@@ -143,24 +165,72 @@ public final class ProtocolStream {
         return consumerError;
     }
 
-    long takeRequested() {
-        return requested.getAndSet(0);
+    // what the driver takes to send, with the use it belongs to, taken together so a new use cannot slip between
+    long takenRequest;
+    boolean takenCancel;
+    int takenUse;
+
+    /** Driver: takes the requests and cancel waiting to be sent, and their use, in one step with {@link #beginUse}. */
+    synchronized boolean takeControl() {
+        takenRequest = requested.getAndSet(0);
+        takenCancel = cancelRequested.getAndSet(false);
+        takenUse = use;
+        return takenRequest > 0 || takenCancel;
     }
 
-    void returnRequested(final long n) {
-        requested.getAndAccumulate(n, ProtocolStream::addCapped);
+    /** Driver: the control ring was full; what was taken goes back, unless its use is over. */
+    synchronized void returnControl(final long n, final boolean cancel, final int ofUse) {
+        if (ofUse == use) {
+            if (n > 0) {
+                requested.getAndAccumulate(n, ProtocolStream::addCapped);
+            }
+            if (cancel) {
+                cancelRequested.set(true);
+            }
+        }
     }
 
-    boolean takeCancel() {
-        return cancelRequested.getAndSet(false);
+    /** @return which use of the stream this is (0 until the first OPEN) */
+    public int use() {
+        return use;
     }
 
-    void onPeerRequest(final long n) {
-        peerDemand.getAndAccumulate(n, ProtocolStream::addCapped);
+    /**
+     * A new use of the stream begins (this side wrote or read its OPEN frame): credit and cancels of the last use are
+     * forgotten, and those the peer already sent for this use take effect.
+     */
+    public synchronized void beginUse() {
+        use++;
+        requested.set(0);
+        cancelRequested.set(false);
+        peerDemand.set(stashedDemand);
+        cancelledByPeer = stashedCancel;
+        stashedDemand = 0;
+        stashedCancel = false;
     }
 
-    void onPeerCancel() {
-        cancelledByPeer = true;
+    /** The peer asked for n more messages of use {@code peerUse} (driver thread). */
+    synchronized boolean onPeerRequest(final int peerUse, final long n) {
+        if (peerUse == use) {
+            peerDemand.getAndAccumulate(n, ProtocolStream::addCapped);
+        } else if (peerUse == use + 1) {
+            stashedDemand = addCapped(stashedDemand, n); // its OPEN has not been read here yet
+        } else {
+            return peerUse < use; // a late request of an earlier use is harmless; one from the future is not
+        }
+        return true;
+    }
+
+    /** The peer cancelled use {@code peerUse} (driver thread). */
+    synchronized boolean onPeerCancel(final int peerUse) {
+        if (peerUse == use) {
+            cancelledByPeer = true;
+        } else if (peerUse == use + 1) {
+            stashedCancel = true;
+        } else {
+            return peerUse < use;
+        }
+        return true;
     }
 
     private static long addCapped(final long a, final long b) {

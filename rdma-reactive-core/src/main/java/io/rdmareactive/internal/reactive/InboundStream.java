@@ -134,14 +134,12 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
         if (actual == null || done) {
             return;
         }
-        if (cancelled) {
-            done = true;
-            onTerminal.run();
+        if (released.getAsBoolean()) {
+            terminate(errors.connectionFailed(connection.endReason()));
             return;
         }
-        if (released.getAsBoolean()) {
-            terminate(errors.connectionFailed(connection.error() != null ? connection.error()
-                : "the connection was closed"));
+        if (cancelled) {
+            discardUntilEnd();
             return;
         }
         grantCredit();
@@ -158,18 +156,43 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
         if (done || cancelled) {
             return;
         }
+        // read the end of the connection before looking at the ring: the driver publishes the last frames it parsed
+        // before it marks the connection ended, so "ended and nothing left" is then the truth
+        final boolean ended = connection.isTerminated();
         final int next = stream.peekType();
         if (next == ProtocolStream.COMPLETE || next == ProtocolStream.ERROR) {
             stream.poll(this); // terminal frames need no demand
             return;
         }
-        if (next < 0 && connection.isTerminated()) {
-            terminate(errors.connectionFailed(connection.error() != null ? connection.error()
-                : "the connection was closed"));
+        if (next < 0 && ended) {
+            terminate(errors.connectionFailed(connection.endReason()));
             return;
         }
         grantCredit();
     }
+
+    /**
+     * After a cancel, the peer's sender stops and ends its direction with COMPLETE: frames up to it are dropped, so
+     * that the next use of the stream starts clean.
+     */
+    private void discardUntilEnd() {
+        final boolean ended = connection.isTerminated(); // before the ring: see drain()
+        int type;
+        while ((type = stream.peekType()) >= 0) {
+            stream.poll(DISCARD);
+            if (type == ProtocolStream.COMPLETE || type == ProtocolStream.ERROR) {
+                done = true;
+                onTerminal.run();
+                return;
+            }
+        }
+        if (ended) {
+            done = true;
+            onTerminal.run();
+        }
+    }
+
+    private static final FrameConsumer DISCARD = (buffer, index, length, type, flags) -> { };
 
     private void grantCredit() {
         final long demand = requested.get() - emitted;
@@ -201,7 +224,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
                 terminate(errors.remoteError(code, new String(text, StandardCharsets.UTF_8)));
             }
             default -> {
-                // other types never reach a data stream's consumer
+                // OPEN is taken by the connection before an inbound exists; nothing else reaches a consumer
             }
         }
     }
@@ -231,9 +254,9 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
         }
     }
 
-    /** @return true once the stream has ended for its subscriber (on the worker) */
+    /** @return true once the stream has ended for its subscriber, its end frame consumed (on the worker) */
     public boolean isTerminated() {
-        return done || cancelled;
+        return done;
     }
 
     /** @return the error the stream ended with, if any */

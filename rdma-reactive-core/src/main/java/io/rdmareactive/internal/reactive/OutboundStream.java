@@ -52,6 +52,8 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private volatile Throwable upstreamError;
     private volatile boolean cancelled;
     private ExpandableDirectByteBuffer scratch;
+    private int openKind;
+    private Publisher<? extends T> source;
 
     private OutboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
                            final Scheduler.Worker worker, final ErrorFactory errors, final MonoSink<Void> sink,
@@ -69,21 +71,27 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     }
 
     /**
-     * Starts sending: subscribes to the source and completes the sink when everything was sent and the stream
-     * ended; fails it when the source fails (the peer is told), the connection ends, or an element cannot be encoded.
-     *
-     * @return the sender, to be signalled when the stream's producer may do more
+     * Makes a sender that, once {@link #start()}ed, subscribes to the source and completes the sink when everything
+     * was sent and the stream ended; fails it when the source fails (the peer is told), the connection ends, or an
+     * element cannot be encoded. With {@code openKind} other than 0 it opens the stream first with an OPEN frame.
      */
-    public static <T> OutboundStream<T> start(final ProtocolConnection connection, final ProtocolStream stream,
-                                              final Publisher<? extends T> source, final Codec<T> codec,
-                                              final Scheduler.Worker worker, final ErrorFactory errors,
-                                              final MonoSink<Void> sink, final BooleanSupplier released,
-                                              final DriverCounters counters) {
+    public static <T> OutboundStream<T> create(final ProtocolConnection connection, final ProtocolStream stream,
+                                               final int openKind, final Publisher<? extends T> source,
+                                               final Codec<T> codec, final Scheduler.Worker worker,
+                                               final ErrorFactory errors, final MonoSink<Void> sink,
+                                               final BooleanSupplier released, final DriverCounters counters) {
         final OutboundStream<T> sender = new OutboundStream<>(connection, stream, codec, worker, errors, sink,
             released, counters);
-        sink.onCancel(sender::cancel);
-        source.subscribe(sender);
+        sender.openKind = openKind;
+        sender.source = source;
         return sender;
+    }
+
+    /** Subscribes to the source. */
+    public void start() {
+        sink.onCancel(this::cancel);
+        source.subscribe(this);
+        signal();
     }
 
     @Override
@@ -153,14 +161,21 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         }
         if (connection.isTerminated() || released.getAsBoolean()) {
             cancel();
-            finish(errors.connectionFailed(connection.error() != null ? connection.error()
-                : "the connection was closed"));
+            finish(errors.connectionFailed(connection.endReason()));
             return;
         }
-        if (stream.isCancelledByPeer()) {
-            cancel(); // the remote subscriber wants no more: stop quietly
-            finish(null);
+        if (stream.isCancelledByPeer() && openKind == 0) {
+            cancel(); // the remote subscriber wants no more: stop, and end this direction so the stream can be reused
+            if (stream.complete()) {
+                finish(null);
+            }
             return;
+        }
+        if (openKind != 0) {
+            if (!stream.open(openKind)) {
+                return; // no room yet: the peer's credit will signal
+            }
+            openKind = 0;
         }
         // what was held back by a full ring goes first, in order
         if (fragmenter.isSending() && fragmenter.send() == ProtocolStream.BACK_PRESSURED) {

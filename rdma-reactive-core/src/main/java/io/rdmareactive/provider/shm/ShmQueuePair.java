@@ -306,7 +306,16 @@ final class ShmQueuePair implements QueuePair {
                 false);
             return;
         }
-        if (remote.queuePair.state() != QueuePairFile.STATE_READY) {
+        final int remoteState = remote.queuePair.state();
+        if (remoteState == QueuePairFile.STATE_CLOSED) {
+            // the peer closed its queue pair on purpose, and its disconnect notice may still be on its way: behave as
+            // the connection manager's disconnect does on verbs
+            complete(wrId, CompletionStatus.WR_FLUSH_ERR, completionOpcode, 0);
+            enterError("the peer (" + peerDescription + ") disconnected: it closed its queue pair",
+                ConnectionEvent.Type.DISCONNECTED);
+            return;
+        }
+        if (remoteState != QueuePairFile.STATE_READY) {
             fail(wrId, completionOpcode, CompletionStatus.RETRY_EXC_ERR, "the peer's queue pair is not ready "
                 + "(it is in the error state or gone)", false);
             return;
@@ -627,6 +636,7 @@ final class ShmQueuePair implements QueuePair {
             return;
         }
         if (file.state() == QueuePairFile.STATE_READY && peer != null) {
+            file.compareAndSetState(QueuePairFile.STATE_READY, QueuePairFile.STATE_CLOSED); // the peer sees it at once
             notifyPeer(CmChannel.DISCONNECT, "the queue pair was closed");
         }
         file.compareAndSetState(QueuePairFile.STATE_READY, QueuePairFile.STATE_ERROR);

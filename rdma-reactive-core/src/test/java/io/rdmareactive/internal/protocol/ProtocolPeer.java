@@ -34,7 +34,7 @@ public final class ProtocolPeer {
             System.out.println("READY");
             System.out.flush();
             if (mode.equals("hang")) {
-                while (connection.error() == null) {
+                while (!connection.isTerminated()) {
                     idle.idle(connection.doWork(System.nanoTime()));
                 }
                 return;
@@ -68,7 +68,7 @@ public final class ProtocolPeer {
             }
             // keep the connection served until the peer has read everything (it then disconnects)
             final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (connection.error() == null && System.nanoTime() < deadline) {
+            while (!connection.isTerminated() && System.nanoTime() < deadline) {
                 idle.idle(connection.doWork(System.nanoTime()));
                 device.pollEvents(connection::onEvent, 16);
             }

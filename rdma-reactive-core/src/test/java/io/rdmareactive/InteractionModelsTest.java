@@ -1,0 +1,121 @@
+package io.rdmareactive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmareactive.codec.Codecs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+
+/** Fire-and-forget, request/response, request/stream and channel, each on streams used once per request. */
+class InteractionModelsTest {
+
+    private Path directory;
+    private DisposableServer server;
+    private Connection connection;
+    private final ConcurrentLinkedQueue<String> fired = new ConcurrentLinkedQueue<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
+        server = RdmaServer.create().provider("shm").directory(directory).address("models")
+            .handleStreams((kind, in, out) -> switch (kind) {
+                case FIRE_AND_FORGET -> in.receive(Codecs.UTF8_STRING).doOnNext(fired::add).then();
+                case REQUEST_RESPONSE -> out.send(in.receive(Codecs.UTF8_STRING).next().map(String::toUpperCase),
+                    Codecs.UTF8_STRING);
+                case REQUEST_STREAM -> out.send(in.receive(Codecs.UTF8_STRING).next()
+                    .flatMapMany(request -> Flux.range(1, Integer.parseInt(request)).map(i -> "item " + i)),
+                    Codecs.UTF8_STRING);
+                case CHANNEL -> out.send(in.receive(Codecs.UTF8_STRING).map(s -> s + "!"), Codecs.UTF8_STRING);
+            })
+            .bind().block(Duration.ofSeconds(10));
+        connection = RdmaClient.create().provider("shm").directory(directory).address("models").connect()
+            .block(Duration.ofSeconds(10));
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        connection.dispose();
+        connection.onDispose().onErrorComplete().block(Duration.ofSeconds(10));
+        server.dispose();
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+    }
+
+    @Test
+    void requestResponseAnswersEachRequestAndReusesItsStreams() {
+        for (int i = 0; i < 200; i++) {
+            assertThat(connection.requestResponse("request " + i, Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                .block(Duration.ofSeconds(10))).isEqualTo("REQUEST " + i);
+        }
+    }
+
+    @Test
+    void concurrentRequestsUpToTheStreamsAvailableAllGetTheirOwnAnswer() {
+        final List<String> answers = Flux.range(0, 7)
+            .flatMap(i -> connection.requestResponse("r" + i, Codecs.UTF8_STRING, Codecs.UTF8_STRING))
+            .collectList().block(Duration.ofSeconds(20));
+        assertThat(answers).containsExactlyInAnyOrder("R0", "R1", "R2", "R3", "R4", "R5", "R6");
+    }
+
+    @Test
+    void requestStreamDeliversEveryItemUnderBackPressure() {
+        StepVerifier.create(connection.requestStream("1000", Codecs.UTF8_STRING, Codecs.UTF8_STRING), 10)
+            .expectNextCount(10)
+            .thenRequest(990)
+            .expectNextCount(989)
+            .expectNext("item 1000")
+            .verifyComplete();
+    }
+
+    @Test
+    void channelCarriesAStreamEachWay() {
+        final List<String> answers = connection.requestChannel(Flux.range(0, 5000).map(i -> "m" + i),
+            Codecs.UTF8_STRING, Codecs.UTF8_STRING).collectList().block(Duration.ofSeconds(30));
+        assertThat(answers).hasSize(5000).startsWith("m0!", "m1!").endsWith("m4999!");
+    }
+
+    @Test
+    void fireAndForgetReachesTheHandler() {
+        for (int i = 0; i < 20; i++) {
+            connection.fireAndForget("event " + i, Codecs.UTF8_STRING).block(Duration.ofSeconds(10));
+        }
+        final long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (fired.size() < 20 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(fired).containsExactlyInAnyOrderElementsOf(Flux.range(0, 20).map(i -> "event " + i)
+            .collectList().block());
+    }
+
+    @Test
+    void aFailingHandlerFailsTheRequesterWithItsMessage() {
+        final DisposableServer failing = RdmaServer.create().provider("shm").directory(directory).address("failing")
+            .handleStreams((kind, in, out) -> out.send(Mono.<String>error(new IllegalStateException("no stock")),
+                Codecs.UTF8_STRING))
+            .bind().block(Duration.ofSeconds(10));
+        final Connection client = RdmaClient.create().provider("shm").directory(directory).address("failing")
+            .connect().block(Duration.ofSeconds(10));
+        try {
+            StepVerifier.create(client.requestResponse("x", Codecs.UTF8_STRING, Codecs.UTF8_STRING))
+                .expectErrorSatisfies(error -> assertThat(error).isInstanceOf(RdmaStreamException.class)
+                    .hasMessageContaining("no stock"))
+                .verify(Duration.ofSeconds(10));
+        } finally {
+            client.dispose();
+            failing.dispose();
+        }
+    }
+}
