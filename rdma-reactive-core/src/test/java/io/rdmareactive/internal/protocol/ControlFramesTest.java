@@ -274,7 +274,7 @@ class ControlFramesTest {
         new Body("CANCEL", StreamControlFlyweight::check, StreamControlFlyweight.LENGTH,
             (b, i, s, v) -> new StreamControlFlyweight().wrap(b, i).write(FrameHeaderFlyweight.CANCEL, s)),
         new Body("OPEN", OpenFrameFlyweight::check, OpenFrameFlyweight.LENGTH,
-            (b, i, s, v) -> new OpenFrameFlyweight().wrap(b, i).write(s, (int) (v & 7), v >> 3, v)),
+            (b, i, s, v) -> new OpenFrameFlyweight().wrap(b, i).write(s, (int) (v % 6), v >> 3, v)),
         new Body("KEEPALIVE", (buffer, index, frameLength, maxStreams) ->
             KeepaliveFlyweight.check(buffer, index, frameLength), KeepaliveFlyweight.LENGTH,
             (b, i, s, v) -> new KeepaliveFlyweight().wrap(b, i).write(v, v >> 1)),
@@ -329,10 +329,13 @@ class ControlFramesTest {
 
     @Provide
     Arbitrary<HostileBody> hostileBodies() {
-        return Arbitraries.of(BODIES).flatMap(body -> Arbitraries.integers().between(0, 1100).flatMap(length -> {
+        final Arbitrary<Integer> lengths = Arbitraries.frequencyOf(
+            weighted(8, Arbitraries.integers().between(0, 128)),
+            weighted(1, Arbitraries.integers().between(0, 1100)));
+        return Arbitraries.of(BODIES).flatMap(body -> lengths.flatMap(length -> {
             final Arbitrary<byte[]> bytes = Arbitraries.bytes().array(byte[].class).ofSize(length);
             final Arbitrary<Integer> index = Arbitraries.frequencyOf(
-                weighted(8, Arbitraries.integers().between(0, Math.max(0, length - 8))),
+                weighted(8, Arbitraries.integers().between(0, Math.max(0, length - PLAUSIBLE_ROOM))),
                 weighted(1, Arbitraries.integers().between(-16, length + 16)),
                 weighted(1, Arbitraries.of(Integer.MIN_VALUE, Integer.MAX_VALUE)));
             final Arbitrary<Integer> frameLength = Arbitraries.frequencyOf(
@@ -346,7 +349,10 @@ class ControlFramesTest {
             final Arbitrary<Integer> streamId = Arbitraries.frequencyOf(
                 weighted(8, Arbitraries.integers().between(0, 1030)),
                 weighted(1, Arbitraries.integers()));
-            final Arbitrary<Long> value = Arbitraries.longs();
+            final Arbitrary<Long> value = Arbitraries.frequencyOf(
+                weighted(8, Arbitraries.longs().between(0, 1000)),
+                weighted(1, Arbitraries.of(0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE)),
+                weighted(1, Arbitraries.longs()));
             final Arbitrary<Boolean> plausible = Arbitraries.of(true, true, true, false);
             return Combinators.combine(bytes, index, frameLength, maxStreams, streamId, value, plausible)
                 .as((b, i, l, m, s, v, p) -> hostileBody(body, b, i, l, m, s, v, p));

@@ -117,9 +117,9 @@ class ErrorFrameFlyweightTest {
         assertThat(new ErrorFrameFlyweight().wrap(large, 0).messageLength()).as("never above 1024").isEqualTo(1024);
     }
 
-    @Property(tries = 500)
+    @Property(tries = 300)
     void readingAnyBytesStaysInsideTheFrameAndTheBuffer(
-        @ForAll @Size(min = 18, max = 1100) final byte[] bytes) {
+        @ForAll @Size(min = 18, max = 300) final byte[] bytes) {
         final ErrorFrameFlyweight frame = new ErrorFrameFlyweight().wrap(new GuardedBuffer(bytes, 0, bytes.length), 0);
         final int frameLength = le(bytes).getInt(0);
 
