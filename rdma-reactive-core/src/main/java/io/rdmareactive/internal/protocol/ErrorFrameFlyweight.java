@@ -1,0 +1,228 @@
+package io.rdmareactive.internal.protocol;
+
+import static io.rdmareactive.internal.protocol.FrameHeaderFlyweight.BYTE_ORDER;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * ERROR: a stream failed, with a code and a UTF-8 message of at most {@link #MAX_MESSAGE_LENGTH} bytes.
+ * Little-endian; byte offsets from the frame's start on the right:
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |              Frame Length = 18 + Message Length               |  0
+ *  +-------------------------------+---------------+---------------+
+ *  |          Type = ERROR         |   Flags = 0   |  Reserved = 0 |  4
+ *  +-------------------------------+---------------+---------------+
+ *  |                           Stream Id                           |  8
+ *  +---------------------------------------------------------------+
+ *  |                          Error Code                           | 12
+ *  +-------------------------------+-------------------------------+
+ *  |    Message Length (0..1024)   |        Message (UTF-8)       ... 16
+ *  +-------------------------------+                               |
+ * ...                                                              |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <p>The message length is an unsigned short. The frame length is exactly {@code 18 + messageLength}; reading clamps
+ * the message to the frame length (and the buffer) whatever the prefix says, and only {@link #message()} allocates
+ * (the String; errors are the cold path). Writing encodes the message straight into the frame, cutting it at
+ * {@link #MAX_MESSAGE_LENGTH} bytes on a character boundary, without allocating.
+ *
+ * <p>A flyweight over the whole frame, header included: wrap it at the frame's first byte. Writers must wrap a
+ * {@link MutableDirectBuffer}.
+ */
+public final class ErrorFrameFlyweight {
+
+    /** Offset of the stream id (int). */
+    public static final int STREAM_ID_OFFSET = FrameHeaderFlyweight.HEADER_LENGTH;
+    /** Offset of the error code (int). */
+    public static final int ERROR_CODE_OFFSET = STREAM_ID_OFFSET + Integer.BYTES;
+    /** Offset of the message length (unsigned short). */
+    public static final int MESSAGE_LENGTH_OFFSET = ERROR_CODE_OFFSET + Integer.BYTES;
+    /** Offset of the message's first byte. */
+    public static final int MESSAGE_OFFSET = MESSAGE_LENGTH_OFFSET + Short.BYTES;
+    /** The most bytes of message a frame carries. */
+    public static final int MAX_MESSAGE_LENGTH = 1024;
+    /** The frame length of an ERROR with an empty message. */
+    public static final int MIN_LENGTH = MESSAGE_OFFSET;
+    /** The frame length of an ERROR with the longest message. */
+    public static final int MAX_LENGTH = MESSAGE_OFFSET + MAX_MESSAGE_LENGTH;
+
+    private DirectBuffer buffer;
+    private int offset;
+
+    /**
+     * @param buffer the buffer (a {@link MutableDirectBuffer} to write)
+     * @param offset the frame's first byte (its header)
+     * @return this
+     */
+    public ErrorFrameFlyweight wrap(final DirectBuffer buffer, final int offset) {
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    /** @return the wrapped buffer */
+    public DirectBuffer buffer() {
+        return buffer;
+    }
+
+    /** @return the offset of the frame in the wrapped buffer */
+    public int offset() {
+        return offset;
+    }
+
+    /**
+     * @param messageLength bytes of message, 0 .. {@link #MAX_MESSAGE_LENGTH}
+     * @return the frame length of an ERROR with that message
+     */
+    public static int frameLength(final int messageLength) {
+        return MESSAGE_OFFSET + messageLength;
+    }
+
+    /**
+     * Writes the whole frame: header (frame length, {@link FrameHeaderFlyweight#ERROR}, no flags) and body. The
+     * message is encoded as UTF-8 (a lone surrogate as {@code '?'}) and cut before the first character that would
+     * take it past {@link #MAX_MESSAGE_LENGTH} bytes. The buffer must have room for {@link #MAX_LENGTH} bytes, or for
+     * the encoded message. Allocates nothing.
+     *
+     * @param streamId  the stream's slot
+     * @param errorCode the error code
+     * @param message   the message; null writes an empty one
+     * @return this; {@link #frameLength()} tells how long the frame came out
+     */
+    public ErrorFrameFlyweight write(final int streamId, final int errorCode, final CharSequence message) {
+        final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
+        final int messageLength = message == null ? 0 : putUtf8(out, offset + MESSAGE_OFFSET, message);
+        FrameHeaderFlyweight.write(out, offset, MESSAGE_OFFSET + messageLength, FrameHeaderFlyweight.ERROR, 0);
+        out.putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
+        out.putInt(offset + ERROR_CODE_OFFSET, errorCode, BYTE_ORDER);
+        out.putShort(offset + MESSAGE_LENGTH_OFFSET, (short) messageLength, BYTE_ORDER);
+        return this;
+    }
+
+    private static int putUtf8(final MutableDirectBuffer out, final int at, final CharSequence message) {
+        final int chars = message.length();
+        int written = 0;
+        for (int i = 0; i < chars; i++) {
+            final char c = message.charAt(i);
+            if (c < 0x80) {
+                if (written + 1 > MAX_MESSAGE_LENGTH) {
+                    break;
+                }
+                out.putByte(at + written++, (byte) c);
+            } else if (c < 0x800) {
+                if (written + 2 > MAX_MESSAGE_LENGTH) {
+                    break;
+                }
+                out.putByte(at + written++, (byte) (0xC0 | (c >>> 6)));
+                out.putByte(at + written++, (byte) (0x80 | (c & 0x3F)));
+            } else if (Character.isHighSurrogate(c) && i + 1 < chars && Character.isLowSurrogate(message.charAt(i + 1))) {
+                if (written + 4 > MAX_MESSAGE_LENGTH) {
+                    break;
+                }
+                final int codePoint = Character.toCodePoint(c, message.charAt(++i));
+                out.putByte(at + written++, (byte) (0xF0 | (codePoint >>> 18)));
+                out.putByte(at + written++, (byte) (0x80 | ((codePoint >>> 12) & 0x3F)));
+                out.putByte(at + written++, (byte) (0x80 | ((codePoint >>> 6) & 0x3F)));
+                out.putByte(at + written++, (byte) (0x80 | (codePoint & 0x3F)));
+            } else if (Character.isSurrogate(c)) {
+                if (written + 1 > MAX_MESSAGE_LENGTH) {
+                    break;
+                }
+                out.putByte(at + written++, (byte) '?');
+            } else {
+                if (written + 3 > MAX_MESSAGE_LENGTH) {
+                    break;
+                }
+                out.putByte(at + written++, (byte) (0xE0 | (c >>> 12)));
+                out.putByte(at + written++, (byte) (0x80 | ((c >>> 6) & 0x3F)));
+                out.putByte(at + written++, (byte) (0x80 | (c & 0x3F)));
+            }
+        }
+        return written;
+    }
+
+    /** @return the frame length, from the header */
+    public int frameLength() {
+        return buffer.getInt(offset + FrameHeaderFlyweight.FRAME_LENGTH_OFFSET, BYTE_ORDER);
+    }
+
+    /** @return the stream id */
+    public int streamId() {
+        return buffer.getInt(offset + STREAM_ID_OFFSET, BYTE_ORDER);
+    }
+
+    /** @return the error code */
+    public int errorCode() {
+        return buffer.getInt(offset + ERROR_CODE_OFFSET, BYTE_ORDER);
+    }
+
+    /**
+     * The message's length in bytes, clamped: never more than {@link #MAX_MESSAGE_LENGTH}, than the frame length
+     * allows after {@link #MESSAGE_OFFSET}, or than the buffer holds; never negative. The bytes are at
+     * {@code offset() + MESSAGE_OFFSET} in {@link #buffer()}.
+     *
+     * @return the bytes of message that may be read
+     */
+    public int messageLength() {
+        final int declared = buffer.getShort(offset + MESSAGE_LENGTH_OFFSET, BYTE_ORDER) & 0xFFFF;
+        final long inFrame = Math.min((long) frameLength(), (long) buffer.capacity() - offset) - MESSAGE_OFFSET;
+        return (int) Math.max(0, Math.min(Math.min(declared, MAX_MESSAGE_LENGTH), inFrame));
+    }
+
+    /**
+     * Decodes the message (malformed UTF-8 becomes U+FFFD). Allocates: the cold path only.
+     *
+     * @return the message, {@link #messageLength()} bytes of it
+     */
+    public String message() {
+        return buffer.getStringWithoutLengthUtf8(offset + MESSAGE_OFFSET, messageLength());
+    }
+
+    /**
+     * Checks the body of an ERROR frame whose header passed {@link FrameHeaderFlyweight#check}: the message length is
+     * at most {@link #MAX_MESSAGE_LENGTH}, the frame length is exactly {@code 18 + messageLength}, and the stream id
+     * is in {@code [0, maxStreams)}. Reads only {@code [index, index + frameLength)}, and only inside the buffer;
+     * never throws. The message's bytes are not checked: a malformed message decodes with replacement characters.
+     *
+     * @param buffer      the buffer holding the frame
+     * @param index       the frame's first byte
+     * @param frameLength the frame length from its header
+     * @param maxStreams  the number of stream slots of the connection
+     * @return a {@link FrameCheck} code
+     */
+    public static int check(final DirectBuffer buffer, final int index, final int frameLength, final int maxStreams) {
+        if (index < 0) {
+            return FrameCheck.OUT_OF_RANGE;
+        }
+        if (frameLength < MIN_LENGTH) {
+            return FrameCheck.TOO_SHORT;
+        }
+        if (frameLength > MAX_LENGTH) {
+            return FrameCheck.TOO_LONG;
+        }
+        if ((long) index + frameLength > buffer.capacity()) {
+            return FrameCheck.OUT_OF_RANGE;
+        }
+        final int messageLength = buffer.getShort(index + MESSAGE_LENGTH_OFFSET, BYTE_ORDER) & 0xFFFF;
+        if (messageLength > MAX_MESSAGE_LENGTH) {
+            return FrameCheck.BAD_MESSAGE_LENGTH;
+        }
+        if (frameLength < MESSAGE_OFFSET + messageLength) {
+            return FrameCheck.TOO_SHORT;
+        }
+        if (frameLength > MESSAGE_OFFSET + messageLength) {
+            return FrameCheck.TOO_LONG;
+        }
+        final int streamId = buffer.getInt(index + STREAM_ID_OFFSET, BYTE_ORDER);
+        if (streamId < 0 || streamId >= maxStreams) {
+            return FrameCheck.BAD_STREAM_ID;
+        }
+        return FrameCheck.OK;
+    }
+}

@@ -1,0 +1,89 @@
+package io.rdmareactive.internal.protocol;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * The verdicts of the frame checks ({@link FrameHeaderFlyweight#check} and the body checks of each control frame):
+ * plain {@code int} codes rather than exceptions or enum constants, so that checking what a hostile or broken peer
+ * wrote costs a comparison on the hot path. {@link #OK} is 0; every other code names the first rule the frame broke,
+ * and {@link #describe(int)} turns it into text for the error that closes the connection.
+ */
+public final class FrameCheck {
+
+    /** The frame (or body) is well formed. */
+    public static final int OK = 0;
+    /** Fewer than 8 bytes to read a header from, a frame length below the header's, or a body shorter than its type's. */
+    public static final int TOO_SHORT = 1;
+    /** The frame runs past the bytes available, past the ring's end or the buffer's, or its body is longer than its type's. */
+    public static final int TOO_LONG = 2;
+    /** The frame type is not one of {@link FrameHeaderFlyweight#PAD} .. {@link FrameHeaderFlyweight#CLOSE}. */
+    public static final int BAD_TYPE = 3;
+    /** Flags on a frame other than DATA, unknown flags on DATA, or a reserved field that is not zero. */
+    public static final int BAD_FLAGS = 4;
+    /** The frame does not start at a multiple of {@link FrameHeaderFlyweight#ALIGNMENT}. */
+    public static final int MISALIGNED = 5;
+    /** A PAD frame that does not end exactly at the ring's end. */
+    public static final int PAD_NOT_AT_END = 6;
+    /** A stream id outside {@code [0, maxStreams)}. */
+    public static final int BAD_STREAM_ID = 7;
+    /** A REQUEST_N of n &lt;= 0, or an OPEN with a negative initial request. */
+    public static final int BAD_REQUEST_N = 8;
+    /** An OPEN whose interaction kind is not one of {@link OpenFrameFlyweight#FIRE_AND_FORGET} .. {@link OpenFrameFlyweight#CHANNEL}. */
+    public static final int BAD_KIND = 9;
+    /** An ERROR whose message length is above {@link ErrorFrameFlyweight#MAX_MESSAGE_LENGTH}. */
+    public static final int BAD_MESSAGE_LENGTH = 10;
+    /** A KEEPALIVE whose last received position is negative. */
+    public static final int BAD_POSITION = 11;
+    /**
+     * The arguments of the check do not describe a range inside the ring or buffer (a negative index or length, an
+     * index at or past the ring's end): a bug on the checking side, not the peer's.
+     */
+    public static final int OUT_OF_RANGE = 12;
+
+    private FrameCheck() {
+    }
+
+    /**
+     * The common first step of the body checks: the frame must have exactly {@code length} bytes and lie inside the
+     * buffer. Reads nothing.
+     */
+    static int exactLength(final DirectBuffer buffer, final int index, final int frameLength,
+                           final int length) {
+        if (index < 0) {
+            return OUT_OF_RANGE;
+        }
+        if (frameLength < length) {
+            return TOO_SHORT;
+        }
+        if (frameLength > length) {
+            return TOO_LONG;
+        }
+        if ((long) index + length > buffer.capacity()) {
+            return OUT_OF_RANGE;
+        }
+        return OK;
+    }
+
+    /**
+     * @param code a code of this class
+     * @return a short description of what the code means, for error messages; a constant string (no allocation)
+     */
+    public static String describe(final int code) {
+        return switch (code) {
+            case OK -> "frame is well formed";
+            case TOO_SHORT -> "frame is shorter than its header or its type requires";
+            case TOO_LONG -> "frame runs past the bytes available, the ring's end, or the length its type requires";
+            case BAD_TYPE -> "frame type is not known";
+            case BAD_FLAGS -> "frame has flags its type does not allow, or a reserved field that is not zero";
+            case MISALIGNED -> "frame does not start at a multiple of 8";
+            case PAD_NOT_AT_END -> "PAD frame does not end exactly at the ring's end";
+            case BAD_STREAM_ID -> "stream id is outside [0, maxStreams)";
+            case BAD_REQUEST_N -> "request n is not positive (REQUEST_N) or is negative (OPEN)";
+            case BAD_KIND -> "interaction kind is not known";
+            case BAD_MESSAGE_LENGTH -> "error message is longer than 1024 bytes";
+            case BAD_POSITION -> "position is negative";
+            case OUT_OF_RANGE -> "range to check lies outside the ring or buffer (a bug on the checking side)";
+            default -> "unknown frame check code";
+        };
+    }
+}

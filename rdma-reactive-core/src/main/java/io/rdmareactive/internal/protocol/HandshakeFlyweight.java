@@ -1,0 +1,311 @@
+package io.rdmareactive.internal.protocol;
+
+import java.nio.ByteOrder;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * The connection handshake, carried in the private data of the rdma_cm connect request (at most 56 bytes) and of
+ * its accept: both use this 40-byte layout, each side describing the receive region it offers the other.
+ * Little-endian; byte offsets on the right:
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                 Magic = 0x31505252 ("RRP1")                   |  0
+ *  +-------------------------------+-------------------------------+
+ *  |          Version = 1          |           Flags = 0           |  4
+ *  +-------------------------------+-------------------------------+
+ *  |     Max Streams (2..1024)     |         Reserved = 0          |  8
+ *  +-------------------------------+-------------------------------+
+ *  |         Ring Capacity (power of two, 4096..16 MiB)            | 12
+ *  +---------------------------------------------------------------+
+ *  |             Max Message Length (1 KiB..1 GiB)                 | 16
+ *  +---------------------------------------------------------------+
+ *  |                     Receive Region Rkey                       | 20
+ *  +---------------------------------------------------------------+
+ *  |                                                               | 24
+ *  +                   Receive Region Address                      +
+ *  |                                                               | 28
+ *  +---------------------------------------------------------------+
+ *  |                                                               | 32
+ *  +                   Receive Region Length                       +
+ *  |                                                               | 36
+ *  +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <p>The receive region is registered memory the peer may RDMA WRITE into: first one receive ring of
+ * {@code ringCapacity} bytes per stream slot, then one 64-byte credit line per slot (its first 8 bytes the credit
+ * word, the rest keeping neighbouring words off each other's cache line). {@code S} = max streams,
+ * {@code C} = ring capacity:
+ *
+ * <pre>
+ *   0            C            2C     (S-1)C         SC        SC+64      SC+(S-1)64   S(C+64)
+ *   +------------+------------+- .. -+------------+----------+----------+- .. -+----------+
+ *   | ring of    | ring of    |      | ring of    | credit   | credit   |      | credit   |
+ *   | stream 0   | stream 1   |      | stream S-1 | line 0   | line 1   |      | line S-1 |
+ *   +------------+------------+- .. -+------------+----------+----------+- .. -+----------+
+ * </pre>
+ *
+ * <p>{@link #ringOffset(int, int)} and {@link #creditOffset(int, int, int)} give those offsets and
+ * {@link #requiredRegionLength(int, int)} the least region length. Private data may arrive longer than the 40 bytes
+ * (rdma_cm can deliver it padded with zeros); what follows the handshake is ignored.
+ *
+ * <p>A flyweight: {@link #wrap(DirectBuffer, int)}, then the getters or {@link #write}. Connection setup is the cold
+ * path, so {@link #validate(DirectBuffer, int, int)} may allocate its answer; it never throws and returns null, with
+ * no allocation, for a valid handshake.
+ */
+public final class HandshakeFlyweight {
+
+    /** Byte order of every field. */
+    public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    /** Offset of the magic (int). */
+    public static final int MAGIC_OFFSET = 0;
+    /** Offset of the version (short). */
+    public static final int VERSION_OFFSET = 4;
+    /** Offset of the flags (short), 0 in version 1. */
+    public static final int FLAGS_OFFSET = 6;
+    /** Offset of the number of stream slots (short). */
+    public static final int MAX_STREAMS_OFFSET = 8;
+    /** Offset of the reserved short, 0. */
+    public static final int RESERVED_OFFSET = 10;
+    /** Offset of each stream ring's capacity (int). */
+    public static final int RING_CAPACITY_OFFSET = 12;
+    /** Offset of the longest message (int). */
+    public static final int MAX_MESSAGE_LENGTH_OFFSET = 16;
+    /** Offset of the receive region's rkey (int). */
+    public static final int RECEIVE_REGION_RKEY_OFFSET = 20;
+    /** Offset of the receive region's address (long). */
+    public static final int RECEIVE_REGION_ADDRESS_OFFSET = 24;
+    /** Offset of the receive region's length (long). */
+    public static final int RECEIVE_REGION_LENGTH_OFFSET = 32;
+    /** The length of the handshake. */
+    public static final int LENGTH = 40;
+
+    /** The most private data an rdma_cm connect request carries. */
+    public static final int MAX_PRIVATE_DATA_LENGTH = 56;
+    /** "RRP1" read as a little-endian int. */
+    public static final int MAGIC = 0x31505252;
+    /** The protocol version this side speaks. */
+    public static final int VERSION = 1;
+    /** The fewest stream slots. */
+    public static final int MIN_STREAMS = 2;
+    /** The most stream slots: as many as an immediate can name. */
+    public static final int MAX_STREAMS = ImmediateCodec.MAX_STREAMS;
+    /** The smallest ring capacity. */
+    public static final int MIN_RING_CAPACITY = 4096;
+    /** The largest ring capacity. */
+    public static final int MAX_RING_CAPACITY = ImmediateCodec.MAX_RING_CAPACITY;
+    /** The smallest max message length: 1 KiB. */
+    public static final int MIN_MESSAGE_LENGTH = 1 << 10;
+    /** The largest max message length: 1 GiB. */
+    public static final int MAX_MESSAGE_LENGTH = 1 << 30;
+    /** The length of each stream's credit line in the receive region. */
+    public static final int CREDIT_LINE_LENGTH = 64;
+
+    private DirectBuffer buffer;
+    private int offset;
+
+    /**
+     * @param buffer the buffer (a {@link MutableDirectBuffer} to write)
+     * @param offset the handshake's first byte
+     * @return this
+     */
+    public HandshakeFlyweight wrap(final DirectBuffer buffer, final int offset) {
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    /** @return the wrapped buffer */
+    public DirectBuffer buffer() {
+        return buffer;
+    }
+
+    /** @return the offset of the handshake in the wrapped buffer */
+    public int offset() {
+        return offset;
+    }
+
+    /**
+     * Writes the whole handshake: magic, {@link #VERSION}, flags and reserved 0, and the given fields.
+     *
+     * @param maxStreams           stream slots, {@link #MIN_STREAMS} .. {@link #MAX_STREAMS}
+     * @param ringCapacity         each ring's capacity, a power of two, {@link #MIN_RING_CAPACITY} ..
+     *                             {@link #MAX_RING_CAPACITY}
+     * @param maxMessageLength     the longest message, {@link #MIN_MESSAGE_LENGTH} .. {@link #MAX_MESSAGE_LENGTH}
+     * @param receiveRegionRkey    the receive region's rkey
+     * @param receiveRegionAddress the receive region's address, as the peer must name it in its writes
+     * @param receiveRegionLength  the receive region's length, at least
+     *                             {@link #requiredRegionLength(int, int) requiredRegionLength(maxStreams, ringCapacity)}
+     * @return this
+     */
+    public HandshakeFlyweight write(final int maxStreams, final int ringCapacity, final int maxMessageLength,
+                                    final int receiveRegionRkey, final long receiveRegionAddress,
+                                    final long receiveRegionLength) {
+        final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
+        out.putInt(offset + MAGIC_OFFSET, MAGIC, BYTE_ORDER);
+        out.putShort(offset + VERSION_OFFSET, (short) VERSION, BYTE_ORDER);
+        out.putShort(offset + FLAGS_OFFSET, (short) 0, BYTE_ORDER);
+        out.putShort(offset + MAX_STREAMS_OFFSET, (short) maxStreams, BYTE_ORDER);
+        out.putShort(offset + RESERVED_OFFSET, (short) 0, BYTE_ORDER);
+        out.putInt(offset + RING_CAPACITY_OFFSET, ringCapacity, BYTE_ORDER);
+        out.putInt(offset + MAX_MESSAGE_LENGTH_OFFSET, maxMessageLength, BYTE_ORDER);
+        out.putInt(offset + RECEIVE_REGION_RKEY_OFFSET, receiveRegionRkey, BYTE_ORDER);
+        out.putLong(offset + RECEIVE_REGION_ADDRESS_OFFSET, receiveRegionAddress, BYTE_ORDER);
+        out.putLong(offset + RECEIVE_REGION_LENGTH_OFFSET, receiveRegionLength, BYTE_ORDER);
+        return this;
+    }
+
+    /** @return the magic ({@link #MAGIC} if the handshake is ours) */
+    public int magic() {
+        return buffer.getInt(offset + MAGIC_OFFSET, BYTE_ORDER);
+    }
+
+    /** @return the version, unsigned */
+    public int version() {
+        return buffer.getShort(offset + VERSION_OFFSET, BYTE_ORDER) & 0xFFFF;
+    }
+
+    /** @return the flags, unsigned */
+    public int flags() {
+        return buffer.getShort(offset + FLAGS_OFFSET, BYTE_ORDER) & 0xFFFF;
+    }
+
+    /** @return the number of stream slots, unsigned */
+    public int maxStreams() {
+        return buffer.getShort(offset + MAX_STREAMS_OFFSET, BYTE_ORDER) & 0xFFFF;
+    }
+
+    /** @return the reserved short, unsigned */
+    public int reserved() {
+        return buffer.getShort(offset + RESERVED_OFFSET, BYTE_ORDER) & 0xFFFF;
+    }
+
+    /** @return each stream ring's capacity */
+    public int ringCapacity() {
+        return buffer.getInt(offset + RING_CAPACITY_OFFSET, BYTE_ORDER);
+    }
+
+    /** @return the longest message */
+    public int maxMessageLength() {
+        return buffer.getInt(offset + MAX_MESSAGE_LENGTH_OFFSET, BYTE_ORDER);
+    }
+
+    /** @return the receive region's rkey */
+    public int receiveRegionRkey() {
+        return buffer.getInt(offset + RECEIVE_REGION_RKEY_OFFSET, BYTE_ORDER);
+    }
+
+    /** @return the receive region's address */
+    public long receiveRegionAddress() {
+        return buffer.getLong(offset + RECEIVE_REGION_ADDRESS_OFFSET, BYTE_ORDER);
+    }
+
+    /** @return the receive region's length */
+    public long receiveRegionLength() {
+        return buffer.getLong(offset + RECEIVE_REGION_LENGTH_OFFSET, BYTE_ORDER);
+    }
+
+    /**
+     * @param maxStreams   stream slots
+     * @param ringCapacity each ring's capacity
+     * @return the least length of a receive region: {@code maxStreams * (ringCapacity + 64)}, the rings and then
+     *     one credit line per stream
+     */
+    public static long requiredRegionLength(final int maxStreams, final int ringCapacity) {
+        return (long) maxStreams * ((long) ringCapacity + CREDIT_LINE_LENGTH);
+    }
+
+    /**
+     * @param streamId     a stream slot
+     * @param ringCapacity each ring's capacity
+     * @return the offset of the stream's receive ring in the receive region: {@code streamId * ringCapacity}
+     */
+    public static long ringOffset(final int streamId, final int ringCapacity) {
+        return (long) streamId * ringCapacity;
+    }
+
+    /**
+     * @param streamId     a stream slot
+     * @param maxStreams   stream slots
+     * @param ringCapacity each ring's capacity
+     * @return the offset of the stream's credit line in the receive region:
+     *     {@code maxStreams * ringCapacity + streamId * 64}
+     */
+    public static long creditOffset(final int streamId, final int maxStreams, final int ringCapacity) {
+        return (long) maxStreams * ringCapacity + (long) streamId * CREDIT_LINE_LENGTH;
+    }
+
+    /**
+     * @param ringCapacity a ring capacity
+     * @return true for a power of two from {@link #MIN_RING_CAPACITY} to {@link #MAX_RING_CAPACITY}
+     */
+    public static boolean isValidRingCapacity(final int ringCapacity) {
+        return ringCapacity >= MIN_RING_CAPACITY && ringCapacity <= MAX_RING_CAPACITY
+            && Integer.bitCount(ringCapacity) == 1;
+    }
+
+    /**
+     * Checks a handshake a peer sent. Never throws, whatever the bytes and arguments.
+     *
+     * @param buffer the private data
+     * @param offset where the handshake starts in it
+     * @param length the private data's length from {@code offset} (at least {@link #LENGTH}; more is ignored)
+     * @return null if the handshake is valid; otherwise a short reason, naming the first thing found wrong
+     */
+    public static String validate(final DirectBuffer buffer, final int offset, final int length) {
+        if (buffer == null) {
+            return "no private data";
+        }
+        if (offset < 0 || length < 0 || (long) offset + length > buffer.capacity()) {
+            return "private data range [" + offset + ", " + ((long) offset + length)
+                + ") lies outside the buffer of " + buffer.capacity() + " bytes";
+        }
+        if (length < LENGTH) {
+            return "private data of " + length + " bytes is shorter than the " + LENGTH + "-byte handshake";
+        }
+        final int magic = buffer.getInt(offset + MAGIC_OFFSET, BYTE_ORDER);
+        if (magic != MAGIC) {
+            return "private data does not start with the RRP1 magic (found 0x" + Integer.toHexString(magic)
+                + "): the peer does not speak this protocol";
+        }
+        final int version = buffer.getShort(offset + VERSION_OFFSET, BYTE_ORDER) & 0xFFFF;
+        if (version != VERSION) {
+            return "protocol version " + version + " is not supported (this side speaks " + VERSION + ")";
+        }
+        final int flags = buffer.getShort(offset + FLAGS_OFFSET, BYTE_ORDER) & 0xFFFF;
+        if (flags != 0) {
+            return "handshake flags 0x" + Integer.toHexString(flags) + " are not known to version " + VERSION
+                + " (must be 0)";
+        }
+        final int reserved = buffer.getShort(offset + RESERVED_OFFSET, BYTE_ORDER) & 0xFFFF;
+        if (reserved != 0) {
+            return "handshake reserved field is 0x" + Integer.toHexString(reserved) + " (must be 0)";
+        }
+        final int maxStreams = buffer.getShort(offset + MAX_STREAMS_OFFSET, BYTE_ORDER) & 0xFFFF;
+        if (maxStreams < MIN_STREAMS || maxStreams > MAX_STREAMS) {
+            return "max streams " + maxStreams + " is not between " + MIN_STREAMS + " and " + MAX_STREAMS;
+        }
+        final int ringCapacity = buffer.getInt(offset + RING_CAPACITY_OFFSET, BYTE_ORDER);
+        if (!isValidRingCapacity(ringCapacity)) {
+            return "ring capacity " + ringCapacity + " is not a power of two between " + MIN_RING_CAPACITY + " and "
+                + MAX_RING_CAPACITY;
+        }
+        final int maxMessageLength = buffer.getInt(offset + MAX_MESSAGE_LENGTH_OFFSET, BYTE_ORDER);
+        if (maxMessageLength < MIN_MESSAGE_LENGTH || maxMessageLength > MAX_MESSAGE_LENGTH) {
+            return "max message length " + maxMessageLength + " is not between " + MIN_MESSAGE_LENGTH + " and "
+                + MAX_MESSAGE_LENGTH;
+        }
+        final long regionLength = buffer.getLong(offset + RECEIVE_REGION_LENGTH_OFFSET, BYTE_ORDER);
+        final long required = requiredRegionLength(maxStreams, ringCapacity);
+        if (regionLength < required) {
+            return "receive region of " + regionLength + " bytes is smaller than the " + maxStreams + " rings x "
+                + ringCapacity + " bytes and " + maxStreams + " credit lines x " + CREDIT_LINE_LENGTH + " bytes ("
+                + required + " bytes) it must hold";
+        }
+        return null;
+    }
+}

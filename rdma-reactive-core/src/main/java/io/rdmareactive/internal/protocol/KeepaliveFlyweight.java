@@ -1,0 +1,134 @@
+package io.rdmareactive.internal.protocol;
+
+import static io.rdmareactive.internal.protocol.FrameHeaderFlyweight.BYTE_ORDER;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * KEEPALIVE: liveness, for the connection rather than a stream. Little-endian; byte offsets from the frame's start
+ * on the right:
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                      Frame Length = 24                        |  0
+ *  +-------------------------------+---------------+---------------+
+ *  |        Type = KEEPALIVE       |   Flags = 0   |  Reserved = 0 |  4
+ *  +-------------------------------+---------------+---------------+
+ *  |                                                               |  8
+ *  +                        Timestamp Nanos                        +
+ *  |                                                               | 12
+ *  +---------------------------------------------------------------+
+ *  |                                                               | 16
+ *  +                    Last Received Position                     +
+ *  |                                                               | 20
+ *  +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <p>The timestamp is the sender's {@code System.nanoTime()}: informational only, since the two clocks share no
+ * origin (an echo of it lets the sender measure a round trip). The last received position (&gt;= 0) is how far the
+ * sender has received, for diagnostics.
+ *
+ * <p>A flyweight over the whole frame, header included: wrap it at the frame's first byte. No allocation, no
+ * exception on a well-formed call; writers must wrap a {@link MutableDirectBuffer}.
+ */
+public final class KeepaliveFlyweight {
+
+    /** Offset of the sender's timestamp (long). */
+    public static final int TIMESTAMP_NANOS_OFFSET = FrameHeaderFlyweight.HEADER_LENGTH;
+    /** Offset of the last received position (long). */
+    public static final int LAST_RECEIVED_POSITION_OFFSET = TIMESTAMP_NANOS_OFFSET + Long.BYTES;
+    /** The frame length of every KEEPALIVE frame. */
+    public static final int LENGTH = LAST_RECEIVED_POSITION_OFFSET + Long.BYTES;
+
+    private DirectBuffer buffer;
+    private int offset;
+
+    /**
+     * @param buffer the buffer (a {@link MutableDirectBuffer} to write)
+     * @param offset the frame's first byte (its header)
+     * @return this
+     */
+    public KeepaliveFlyweight wrap(final DirectBuffer buffer, final int offset) {
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    /** @return the wrapped buffer */
+    public DirectBuffer buffer() {
+        return buffer;
+    }
+
+    /** @return the offset of the frame in the wrapped buffer */
+    public int offset() {
+        return offset;
+    }
+
+    /**
+     * Writes the whole frame: header ({@link #LENGTH}, {@link FrameHeaderFlyweight#KEEPALIVE}, no flags) and body.
+     *
+     * @param timestampNanos       the sender's clock
+     * @param lastReceivedPosition how far the sender has received, &gt;= 0
+     * @return this
+     */
+    public KeepaliveFlyweight write(final long timestampNanos, final long lastReceivedPosition) {
+        final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
+        FrameHeaderFlyweight.write(out, offset, LENGTH, FrameHeaderFlyweight.KEEPALIVE, 0);
+        out.putLong(offset + TIMESTAMP_NANOS_OFFSET, timestampNanos, BYTE_ORDER);
+        out.putLong(offset + LAST_RECEIVED_POSITION_OFFSET, lastReceivedPosition, BYTE_ORDER);
+        return this;
+    }
+
+    /** @return the sender's clock when it wrote the frame */
+    public long timestampNanos() {
+        return buffer.getLong(offset + TIMESTAMP_NANOS_OFFSET, BYTE_ORDER);
+    }
+
+    /**
+     * @param timestampNanos the sender's clock
+     * @return this
+     */
+    public KeepaliveFlyweight timestampNanos(final long timestampNanos) {
+        ((MutableDirectBuffer) buffer).putLong(offset + TIMESTAMP_NANOS_OFFSET, timestampNanos, BYTE_ORDER);
+        return this;
+    }
+
+    /** @return how far the sender has received */
+    public long lastReceivedPosition() {
+        return buffer.getLong(offset + LAST_RECEIVED_POSITION_OFFSET, BYTE_ORDER);
+    }
+
+    /**
+     * @param lastReceivedPosition how far the sender has received, &gt;= 0
+     * @return this
+     */
+    public KeepaliveFlyweight lastReceivedPosition(final long lastReceivedPosition) {
+        ((MutableDirectBuffer) buffer).putLong(offset + LAST_RECEIVED_POSITION_OFFSET, lastReceivedPosition,
+            BYTE_ORDER);
+        return this;
+    }
+
+    /**
+     * Checks the body of a KEEPALIVE frame whose header passed {@link FrameHeaderFlyweight#check}: the length is
+     * exactly {@link #LENGTH} and the last received position is not negative (the timestamp may be anything). Reads
+     * only {@code [index, index + frameLength)} and only once the length is right; never throws.
+     *
+     * @param buffer      the buffer holding the frame
+     * @param index       the frame's first byte
+     * @param frameLength the frame length from its header
+     * @return a {@link FrameCheck} code
+     */
+    public static int check(final DirectBuffer buffer, final int index, final int frameLength) {
+        final int code = FrameCheck.exactLength(buffer, index, frameLength, LENGTH);
+        if (code != FrameCheck.OK) {
+            return code;
+        }
+        if (buffer.getLong(index + LAST_RECEIVED_POSITION_OFFSET, BYTE_ORDER) < 0) {
+            return FrameCheck.BAD_POSITION;
+        }
+        return FrameCheck.OK;
+    }
+}

@@ -1,0 +1,118 @@
+package io.rdmareactive.internal.protocol;
+
+import static io.rdmareactive.internal.protocol.FrameHeaderFlyweight.BYTE_ORDER;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * CANCEL, COMPLETE and CLOSE: a signal about one stream, with nothing but the stream id. Little-endian; byte offsets
+ * from the frame's start on the right:
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                      Frame Length = 12                        |  0
+ *  +-------------------------------+---------------+---------------+
+ *  | Type = CANCEL|COMPLETE|CLOSE  |   Flags = 0   |  Reserved = 0 |  4
+ *  +-------------------------------+---------------+---------------+
+ *  |                           Stream Id                           |  8
+ *  +---------------------------------------------------------------+
+ *  |                 padding to 16 (not counted)                   | 12
+ *  +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <p>A flyweight over the whole frame, header included: wrap it at the frame's first byte. No allocation, no
+ * exception on a well-formed call; writers must wrap a {@link MutableDirectBuffer}.
+ */
+public final class StreamControlFlyweight {
+
+    /** Offset of the stream id (int). */
+    public static final int STREAM_ID_OFFSET = FrameHeaderFlyweight.HEADER_LENGTH;
+    /** The frame length of every CANCEL, COMPLETE and CLOSE frame. */
+    public static final int LENGTH = STREAM_ID_OFFSET + Integer.BYTES;
+
+    private DirectBuffer buffer;
+    private int offset;
+
+    /**
+     * @param buffer the buffer (a {@link MutableDirectBuffer} to write)
+     * @param offset the frame's first byte (its header)
+     * @return this
+     */
+    public StreamControlFlyweight wrap(final DirectBuffer buffer, final int offset) {
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    /** @return the wrapped buffer */
+    public DirectBuffer buffer() {
+        return buffer;
+    }
+
+    /** @return the offset of the frame in the wrapped buffer */
+    public int offset() {
+        return offset;
+    }
+
+    /**
+     * Writes the whole frame: header ({@link #LENGTH}, the type, no flags) and body.
+     *
+     * @param type     {@link FrameHeaderFlyweight#CANCEL}, {@link FrameHeaderFlyweight#COMPLETE} or
+     *                 {@link FrameHeaderFlyweight#CLOSE}
+     * @param streamId the stream's slot
+     * @return this
+     */
+    public StreamControlFlyweight write(final short type, final int streamId) {
+        assert type == FrameHeaderFlyweight.CANCEL || type == FrameHeaderFlyweight.COMPLETE
+            || type == FrameHeaderFlyweight.CLOSE : type;
+        final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
+        FrameHeaderFlyweight.write(out, offset, LENGTH, type, 0);
+        out.putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
+        return this;
+    }
+
+    /** @return the frame type, from the header */
+    public short type() {
+        return buffer.getShort(offset + FrameHeaderFlyweight.TYPE_OFFSET, BYTE_ORDER);
+    }
+
+    /** @return the stream id */
+    public int streamId() {
+        return buffer.getInt(offset + STREAM_ID_OFFSET, BYTE_ORDER);
+    }
+
+    /**
+     * @param streamId the stream's slot
+     * @return this
+     */
+    public StreamControlFlyweight streamId(final int streamId) {
+        ((MutableDirectBuffer) buffer).putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
+        return this;
+    }
+
+    /**
+     * Checks the body of a CANCEL, COMPLETE or CLOSE frame whose header passed {@link FrameHeaderFlyweight#check}:
+     * the length is exactly {@link #LENGTH} and the stream id is in {@code [0, maxStreams)}. Reads only
+     * {@code [index, index + frameLength)} and only once the length is right; never throws.
+     *
+     * @param buffer      the buffer holding the frame
+     * @param index       the frame's first byte
+     * @param frameLength the frame length from its header
+     * @param maxStreams  the number of stream slots of the connection
+     * @return a {@link FrameCheck} code
+     */
+    public static int check(final DirectBuffer buffer, final int index, final int frameLength, final int maxStreams) {
+        final int code = FrameCheck.exactLength(buffer, index, frameLength, LENGTH);
+        if (code != FrameCheck.OK) {
+            return code;
+        }
+        final int streamId = buffer.getInt(index + STREAM_ID_OFFSET, BYTE_ORDER);
+        if (streamId < 0 || streamId >= maxStreams) {
+            return FrameCheck.BAD_STREAM_ID;
+        }
+        return FrameCheck.OK;
+    }
+}
