@@ -3,6 +3,12 @@
  * them work, and the counters they keep. The protocol work itself (polling completion queues, moving frames,
  * credits) lives in {@code internal.protocol} and arrives here as Agrona {@link org.agrona.concurrent.Agent}s.
  *
+ * <h2>The connections' duty cycle</h2>
+ * {@link io.rdmareactive.internal.driver.ConnectionDriverAgent} is the agent every server and client runtime runs:
+ * each duty cycle it runs queued commands (adding connections, closing them once everything they committed was sent),
+ * every connection's protocol duty cycle ({@code ProtocolConnection.doWork}) and hands the device's connection events
+ * (disconnects, dead peers) to their connections.
+ *
  * <h2>Running agents</h2>
  * {@link io.rdmareactive.internal.driver.DriverRunner} runs agents in a
  * {@link io.rdmareactive.internal.driver.ThreadingMode}: {@code DEDICATED} (a thread per agent,
