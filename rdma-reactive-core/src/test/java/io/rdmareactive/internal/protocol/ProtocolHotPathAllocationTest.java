@@ -52,9 +52,9 @@ class ProtocolHotPathAllocationTest {
         int index = 0;
         header.wrap(ring, index).header(8 + 100, FrameHeaderFlyweight.DATA, FrameHeaderFlyweight.WHOLE);
         index += FrameHeaderFlyweight.alignedLength(8 + 100);
-        requestN.wrap(ring, index).write(stream, i + 1L);
+        requestN.wrap(ring, index).write(stream, i, i + 1L);
         index += FrameHeaderFlyweight.alignedLength(RequestNFlyweight.LENGTH);
-        control.wrap(ring, index).write(FrameHeaderFlyweight.CANCEL, stream);
+        control.wrap(ring, index).write(FrameHeaderFlyweight.CANCEL, stream, i);
         index += FrameHeaderFlyweight.alignedLength(StreamControlFlyweight.LENGTH);
         error.wrap(ring, index).write(stream, i, message);
         index += FrameHeaderFlyweight.alignedLength(error.frameLength());
@@ -87,7 +87,7 @@ class ProtocolHotPathAllocationTest {
             sink += frameLength + header.flags();
             at += FrameHeaderFlyweight.alignedLength(frameLength);
         }
-        sink += requestN.n() + control.streamId() + error.messageLength() + error.errorCode() + open.correlationId()
+        sink += requestN.n() + requestN.use() + control.streamId() + control.use() + error.messageLength() + error.errorCode() + open.correlationId()
             + keepalive.lastReceivedPosition();
 
         final int immediate = ImmediateCodec.encode(stream, published);
