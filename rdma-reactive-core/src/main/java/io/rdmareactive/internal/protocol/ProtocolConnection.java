@@ -1,5 +1,8 @@
 package io.rdmareactive.internal.protocol;
 
+import static io.rdmareactive.internal.protocol.FrameHeaderFlyweight.HEADER_LENGTH;
+import static io.rdmareactive.internal.protocol.ProtocolStream.CONTROL_STREAM;
+
 import io.rdmareactive.spi.Access;
 import io.rdmareactive.spi.Completion;
 import io.rdmareactive.spi.CompletionHandler;
@@ -62,6 +65,14 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private final AtomicBuffer lines;
     private final AtomicBuffer staging;
     private final FrameConsumer controlConsumer = this::onControlFrame;
+    // the driver's flyweights, for the control stream (driver thread only)
+    private final RequestNFlyweight requestNOut = new RequestNFlyweight();
+    private final StreamControlFlyweight cancelOut = new StreamControlFlyweight();
+    private final KeepaliveFlyweight keepaliveOut = new KeepaliveFlyweight();
+    private final RequestNFlyweight requestNIn = new RequestNFlyweight();
+    private final StreamControlFlyweight cancelIn = new StreamControlFlyweight();
+    /** A copy of the control frame being read: the peer can rewrite its ring, so the copy is checked and used. */
+    private final UnsafeBuffer controlFrame = new UnsafeBuffer(new byte[RequestNFlyweight.LENGTH]);
 
     private long nowNanos;
     private long lastReceivedNanos;
@@ -99,10 +110,10 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         this.streams = new ProtocolStream[maxStreams];
         for (int s = 0; s < maxStreams; s++) {
             final long ring = ConnectionLayout.ringOffset(s, ringCapacity);
-            streams[s] = new ProtocolStream(s,
+            streams[s] = new ProtocolStream(s, maxStreams,
                 new StreamSendRing(new UnsafeBuffer(local.address() + ring, ringCapacity),
                     new UnsafeBuffer(lines, s * ConnectionLayout.LINE, ConnectionLayout.LINE)),
-                new StreamReceiveRing(new UnsafeBuffer(remote.address() + ring, ringCapacity)));
+                new StreamReceiveRing(new UnsafeBuffer(remote.address() + ring, ringCapacity), s, maxStreams));
         }
         this.maxOutstandingSends = sendDepth(maxStreams) - 4;
         this.sends = queuePair.newSendRequest(3 * maxStreams + 2);
@@ -287,7 +298,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             return work;
         }
         work += drainControl();
-        for (int s = 1; s < maxStreams; s++) {
+        for (int s = 0; s < maxStreams; s++) { // the control stream too: a corrupted one would stall every stream
             if (streams[s].receiveRing().isCorrupted()) {
                 fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " on stream " + s
                     + " (a checked frame changed before it was read)");
@@ -395,7 +406,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 WorkRequestOpcode.RDMA_WRITE_WITH_IMM, 0)
             .sge(localAddress, length, local.lkey())
             .remote(peerAddress + remoteOffset, peerRkey)
-            .immediate(Immediate.encode(stream, advance));
+            .immediate(ImmediateCodec.encode(stream, advance));
         outstandingSends++;
     }
 
@@ -416,47 +427,62 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     private int drainControl() {
         int frames = 0;
-        final StreamReceiveRing control = streams[0].receiveRing();
+        final StreamReceiveRing control = streams[CONTROL_STREAM].receiveRing();
         while (!isTerminated() && control.poll(controlConsumer)) {
             frames++;
         }
         return frames;
     }
 
+    /**
+     * A frame of the control stream (driver thread): checked again on a copy, as the peer can rewrite its ring at any
+     * time, then read through its flyweight. A frame that fails its check, or asks for a use of a stream that has not
+     * begun, ends the connection.
+     */
     private void onControlFrame(final AtomicBuffer buffer, final int index, final int length, final short type,
                                 final byte flags) {
-        switch (type) {
-            case FrameTypes.REQUEST_N -> {
-                final int stream = length == 16 ? buffer.getInt(index) : -1;
-                final long n = length == 16 ? buffer.getLong(index + 8) : 0;
-                if (stream <= 0 || stream >= maxStreams || n <= 0
-                    || !streams[stream].onPeerRequest(buffer.getInt(index + 4), n)) {
-                    fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " (REQUEST_N for stream " + stream
-                        + " of " + n + ")");
-                    return;
-                }
-                activity.onProducerReady(stream);
-            }
-            case FrameTypes.CANCEL -> {
-                final int stream = length == 8 ? buffer.getInt(index) : -1;
-                if (stream <= 0 || stream >= maxStreams || !streams[stream].onPeerCancel(buffer.getInt(index + 4))) {
-                    fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " (CANCEL for stream " + stream + ")");
-                    return;
-                }
-                activity.onProducerReady(stream);
-            }
-            case FrameTypes.KEEPALIVE -> {
-                // its arrival is what counts
-            }
-            default -> fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " (frame type " + type
-                + " on the control stream)");
+        final int frameLength = length + HEADER_LENGTH;
+        controlFrame.putBytes(0, buffer, index - HEADER_LENGTH, Math.min(frameLength, controlFrame.capacity()));
+        final int code = StreamReceiveRing.checkBody(controlFrame, 0, frameLength, type, CONTROL_STREAM, maxStreams);
+        if (code != FrameCheck.OK) {
+            fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED, code) + " on the control stream (frame type "
+                + type + ")");
+            return;
         }
+        switch (type) {
+            case FrameHeaderFlyweight.REQUEST_N -> {
+                requestNIn.wrap(controlFrame, 0);
+                final int stream = requestNIn.streamId();
+                if (!streams[stream].onPeerRequest(requestNIn.use(), requestNIn.n())) {
+                    failUse("REQUEST_N", stream, requestNIn.use());
+                    return;
+                }
+                activity.onProducerReady(stream);
+            }
+            case FrameHeaderFlyweight.CANCEL -> {
+                cancelIn.wrap(controlFrame, 0);
+                final int stream = cancelIn.streamId();
+                if (!streams[stream].onPeerCancel(cancelIn.use())) {
+                    failUse("CANCEL", stream, cancelIn.use());
+                    return;
+                }
+                activity.onProducerReady(stream);
+            }
+            default -> {
+                // KEEPALIVE: its arrival is what counts (checkBody let no other type through)
+            }
+        }
+    }
+
+    private void failUse(final String frame, final int stream, final int use) {
+        fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED, FrameCheck.BAD_USE) + " on the control stream ("
+            + frame + " for use " + use + " of stream " + stream + ", which is at use " + streams[stream].use() + ")");
     }
 
     /** Writes the consumers' requests and cancels into the control stream, as the driver owns it. */
     private int sendControl() {
         int frames = 0;
-        final StreamSendRing control = streams[0].sendRing();
+        final StreamSendRing control = streams[CONTROL_STREAM].sendRing();
         for (int s = 1; s < maxStreams; s++) {
             final ProtocolStream stream = streams[s];
             if (stream.consumerError() != null) {
@@ -471,26 +497,23 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             final boolean cancel = stream.takenCancel;
             final int use = stream.takenUse;
             if (n > 0) {
-                final int index = control.claim(16);
+                final int index = control.claim(RequestNFlyweight.LENGTH - HEADER_LENGTH);
                 if (index < 0) {
                     stream.returnControl(n, cancel, use); // the control ring is full: next duty cycle
                     return frames;
                 }
-                control.buffer().putInt(index, s);
-                control.buffer().putInt(index + 4, use);
-                control.buffer().putLong(index + 8, n);
-                control.commit(FrameTypes.REQUEST_N, (byte) 0);
+                requestNOut.wrap(control.buffer(), index - HEADER_LENGTH).write(s, use, n);
+                control.commit(FrameHeaderFlyweight.REQUEST_N, (byte) 0);
                 frames++;
             }
             if (cancel) {
-                final int index = control.claim(8);
+                final int index = control.claim(StreamControlFlyweight.LENGTH - HEADER_LENGTH);
                 if (index < 0) {
                     stream.returnControl(0, true, use);
                     return frames;
                 }
-                control.buffer().putInt(index, s);
-                control.buffer().putInt(index + 4, use);
-                control.commit(FrameTypes.CANCEL, (byte) 0);
+                cancelOut.wrap(control.buffer(), index - HEADER_LENGTH).write(FrameHeaderFlyweight.CANCEL, s, use);
+                control.commit(FrameHeaderFlyweight.CANCEL, (byte) 0);
                 frames++;
             }
         }
@@ -504,12 +527,12 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             return;
         }
         if (now - lastSentNanos > options.keepaliveInterval().toNanos()) {
-            final StreamSendRing control = streams[0].sendRing();
-            final int index = control.claim(16);
+            final StreamSendRing control = streams[CONTROL_STREAM].sendRing();
+            final int index = control.claim(KeepaliveFlyweight.LENGTH - HEADER_LENGTH);
             if (index >= 0) {
-                control.buffer().putLong(index, now);
-                control.buffer().putLong(index + 8, streams[0].receiveRing().receivedPosition());
-                control.commit(FrameTypes.KEEPALIVE, (byte) 0);
+                keepaliveOut.wrap(control.buffer(), index - HEADER_LENGTH)
+                    .write(now, streams[CONTROL_STREAM].receiveRing().receivedPosition());
+                control.commit(FrameHeaderFlyweight.KEEPALIVE, (byte) 0);
             }
             lastSentNanos = now;
         }
@@ -535,14 +558,15 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             lastReceivedNanos = nowNanos;
             receivesToRepost++;
             final int immediate = completion.immediate();
-            final int stream = Immediate.stream(immediate);
+            final int stream = ImmediateCodec.streamId(immediate);
             if (stream >= maxStreams) {
                 fail(ProtocolError.describe(ProtocolError.UNKNOWN_STREAM) + " (" + stream + ")");
                 return;
             }
-            final int code = streams[stream].receiveRing().onAdvance(Immediate.advance(immediate));
+            final StreamReceiveRing ring = streams[stream].receiveRing();
+            final int code = ring.onAdvance(ImmediateCodec.advance(immediate));
             if (code != ProtocolError.NONE) {
-                fail(ProtocolError.describe(code) + " on stream " + stream);
+                fail(ProtocolError.describe(code, ring.frameCheck()) + " on stream " + stream);
             } else if (stream > 0) {
                 activity.onFramesArrived(stream);
             }

@@ -125,7 +125,7 @@ class HostilePeerTest {
                 send.clear().add(1, WorkRequestOpcode.RDMA_WRITE_WITH_IMM, SendFlags.SIGNALED)
                     .sge(rogueMemory.address(), 64, rogueMemory.lkey())
                     .remote(target.regionAddress() + ring, target.regionRkey())
-                    .immediate(Immediate.encode(attack.stream, attack.advance));
+                    .immediate(rawImmediate(attack.stream, attack.advance));
             }
             rogue.postSend(send);
 
@@ -157,6 +157,11 @@ class HostilePeerTest {
             honest.close();
             honestClient.close();
         }
+    }
+
+    /** An immediate as a hostile peer may make it: ImmediateCodec.encode asserts what an honest sender keeps to. */
+    private static int rawImmediate(final int stream, final int advance) {
+        return (stream << ImmediateCodec.ADVANCE_BITS) | (advance / ImmediateCodec.ADVANCE_UNIT);
     }
 
     @Test

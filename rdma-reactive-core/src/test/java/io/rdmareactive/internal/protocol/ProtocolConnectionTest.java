@@ -125,16 +125,20 @@ class ProtocolConnectionTest {
             assertThat(producer.error(3, "upstream failed: disk full")).isTrue();
             pair.pump();
             final List<String> seen = new ArrayList<>();
+            final ErrorFrameFlyweight error = new ErrorFrameFlyweight();
             while (consumer.poll((buffer, at, length, type, flags) -> seen.add(switch (type) {
-                case FrameTypes.DATA -> "data " + buffer.getInt(at);
-                case FrameTypes.ERROR -> "error " + buffer.getInt(at) + " " + buffer.getStringWithoutLengthUtf8(at + 8,
-                    buffer.getInt(at + 4));
-                case FrameTypes.COMPLETE -> "complete";
+                case FrameHeaderFlyweight.DATA -> "data " + buffer.getInt(at);
+                case FrameHeaderFlyweight.ERROR -> {
+                    assertThat(consumer.checkFrame(buffer, at, length, type)).isEqualTo(FrameCheck.OK);
+                    error.wrap(buffer, at - FrameHeaderFlyweight.HEADER_LENGTH);
+                    yield "error " + error.errorCode() + " " + error.message() + " on " + error.streamId();
+                }
+                case FrameHeaderFlyweight.COMPLETE -> "complete";
                 default -> "type " + type;
             }))) {
                 pair.pump();
             }
-            assertThat(seen).containsExactly("data 77", "error 3 upstream failed: disk full");
+            assertThat(seen).containsExactly("data 77", "error 3 upstream failed: disk full on 2");
 
             assertThat(producer.isCancelledByPeer()).isFalse();
             consumer.cancel();
@@ -143,8 +147,16 @@ class ProtocolConnectionTest {
             assertThat(pair.client.stream(3).complete()).isTrue();
             pair.pump();
             final List<Short> types = new ArrayList<>();
-            pair.server.stream(3).poll((buffer, at, length, type, flags) -> types.add(type));
-            assertThat(types).containsExactly(FrameTypes.COMPLETE);
+            final ProtocolStream ended = pair.server.stream(3);
+            ended.poll((buffer, at, length, type, flags) -> {
+                types.add(type);
+                assertThat(ended.checkFrame(buffer, at, length, type)).isEqualTo(FrameCheck.OK);
+                final StreamControlFlyweight complete = new StreamControlFlyweight()
+                    .wrap(buffer, at - FrameHeaderFlyweight.HEADER_LENGTH);
+                assertThat(complete.streamId()).isEqualTo(3);
+                assertThat(complete.use()).isZero();
+            });
+            assertThat(types).containsExactly(FrameHeaderFlyweight.COMPLETE);
             assertThat(pair.server.error()).isNull();
             assertThat(pair.client.error()).isNull();
         }
@@ -202,7 +214,7 @@ class ProtocolConnectionTest {
             for (int i = 0; i < payload; i++) {
                 crc.update(buffer.getByte(index + 12 + i));
             }
-            if (type != FrameTypes.DATA || flags != ProtocolStream.WHOLE || sequence != received
+            if (type != FrameHeaderFlyweight.DATA || flags != ProtocolStream.WHOLE || sequence != received
                 || payload != length - 12 || (int) crc.getValue() != expectedCrc) {
                 errors.add("stream " + stream + " message " + received + ": type " + type + " flags " + flags
                     + " sequence " + sequence + " length " + length + "/" + payload);
