@@ -293,6 +293,11 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return streams[id];
     }
 
+    /** @return the stream of any slot, the control stream (0) included: for the driver's package and its tests */
+    ProtocolStream slot(final int id) {
+        return streams[id];
+    }
+
     /** Tells {@code listener} about stream activity from now on (on the driver thread). */
     public void activity(final StreamActivity listener) {
         this.activity = listener;

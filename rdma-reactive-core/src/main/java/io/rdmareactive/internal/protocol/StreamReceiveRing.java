@@ -68,6 +68,11 @@ final class StreamReceiveRing {
         return capacity;
     }
 
+    /** @return the ring's memory, which the peer writes (for tests that play a peer rewriting it) */
+    AtomicBuffer buffer() {
+        return ring;
+    }
+
     // ------------------------------------------------------------------------------------------------- driver
 
     /**

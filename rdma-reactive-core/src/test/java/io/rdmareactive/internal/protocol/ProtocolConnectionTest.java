@@ -163,6 +163,80 @@ class ProtocolConnectionTest {
     }
 
     @Test
+    void aControlFrameRewrittenAfterItsCheckEndsTheConnection() {
+        try (ConnectionPair pair = ConnectionPair.open(SMALL)) {
+            // play the peer: a KEEPALIVE arrives in the server's control ring and passes its check on arrival...
+            final StreamReceiveRing control = pair.server.slot(0).receiveRing();
+            new KeepaliveFlyweight().wrap(control.buffer(), 0).write(1, 0);
+            assertThat(control.onAdvance(KeepaliveFlyweight.LENGTH)).isEqualTo(ProtocolError.NONE);
+            // ...and is rewritten before the driver reads it
+            control.buffer().putInt(0, 1 << 20, FrameHeaderFlyweight.BYTE_ORDER);
+
+            pair.server.doWork(System.nanoTime());
+
+            assertThat(pair.server.error()).as("a corrupted control stream would stall every stream")
+                .isEqualTo("the peer wrote a malformed frame on stream 0 (a checked frame changed before it was read)");
+        }
+    }
+
+    @Test
+    void openAndCompleteAreCheckedAgainstTheUseOfTheStreamWhereTheyAreRead() {
+        try (ConnectionPair pair = ConnectionPair.open(SMALL)) {
+            final ProtocolStream opener = pair.client.stream(3);
+            final ProtocolStream server = pair.server.stream(3);
+            final List<String> seen = new ArrayList<>();
+            final FrameConsumer check = (buffer, at, length, type, flags) ->
+                seen.add(type + ":" + FrameCheck.describe(server.checkFrame(buffer, at, length, type)));
+            final String ok = FrameCheck.describe(FrameCheck.OK);
+            final String badUse = FrameCheck.describe(FrameCheck.BAD_USE);
+
+            opener.beginUse();
+            assertThat(opener.open(OpenFrameFlyweight.REQUEST_STREAM)).isTrue(); // OPEN of use 1
+            assertThat(opener.complete()).isTrue(); // COMPLETE of use 1
+            pair.pump();
+            server.poll(check); // the OPEN begins the next use, 1
+            server.beginUse();
+            server.poll(check); // the COMPLETE ends use 1, the current one
+            assertThat(seen).containsExactly(FrameHeaderFlyweight.OPEN + ":" + ok,
+                FrameHeaderFlyweight.COMPLETE + ":" + ok);
+
+            seen.clear();
+            opener.beginUse();
+            opener.beginUse();
+            assertThat(opener.open(OpenFrameFlyweight.CHANNEL)).isTrue(); // OPEN of use 3, not 2
+            assertThat(opener.complete()).isTrue(); // COMPLETE of use 3 while the server is at use 1
+            pair.pump();
+            server.poll(check);
+            server.poll(check);
+            assertThat(seen).containsExactly(FrameHeaderFlyweight.OPEN + ":" + badUse,
+                FrameHeaderFlyweight.COMPLETE + ":" + badUse);
+            assertThat(pair.server.error()).as("only where they are read are uses known").isNull();
+        }
+    }
+
+    @Test
+    void anErrorMessageIsCutToWhatOneFrameOfTheRingHolds() {
+        final ProtocolOptions tiny = new ProtocolOptions(2, 4096, 4096, Duration.ofSeconds(1), Duration.ofSeconds(5));
+        try (ConnectionPair pair = ConnectionPair.open(tiny)) {
+            final ProtocolStream producer = pair.client.stream(1);
+            final String message = "\u00e9".repeat(2000); // 4000 bytes of UTF-8; a frame of a 4 KiB ring holds 1016
+            assertThat(producer.error(7, message)).isTrue();
+            pair.pump();
+            final ProtocolStream consumer = pair.server.stream(1);
+            final List<String> seen = new ArrayList<>();
+            assertThat(consumer.poll((buffer, at, length, type, flags) -> {
+                assertThat(type).isEqualTo(FrameHeaderFlyweight.ERROR);
+                assertThat(consumer.checkFrame(buffer, at, length, type)).isEqualTo(FrameCheck.OK);
+                seen.add(new ErrorFrameFlyweight().wrap(buffer, at - FrameHeaderFlyweight.HEADER_LENGTH).message());
+            })).isTrue();
+            final int maxMessage = producer.maxPayload() + FrameHeaderFlyweight.HEADER_LENGTH
+                - ErrorFrameFlyweight.MESSAGE_OFFSET;
+            assertThat(seen).containsExactly("\u00e9".repeat(maxMessage / 2));
+            assertThat(pair.server.error()).isNull();
+        }
+    }
+
+    @Test
     void aPeerThatFallsSilentIsDeclaredDeadAfterTheLivenessTimeout() {
         final ProtocolOptions quick = new ProtocolOptions(2, 4096, 4096, Duration.ofMillis(20), Duration.ofMillis(200));
         try (ConnectionPair pair = ConnectionPair.open(quick)) {
