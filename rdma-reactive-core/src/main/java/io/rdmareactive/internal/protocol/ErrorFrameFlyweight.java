@@ -30,7 +30,9 @@ import org.agrona.MutableDirectBuffer;
  * <p>The message length is an unsigned short. The frame length is exactly {@code 18 + messageLength}; reading clamps
  * the message to the frame length (and the buffer) whatever the prefix says, and only {@link #message()} allocates
  * (the String; errors are the cold path). Writing encodes the message straight into the frame, cutting it at
- * {@link #MAX_MESSAGE_LENGTH} bytes on a character boundary, without allocating.
+ * {@link #MAX_MESSAGE_LENGTH} bytes (or a smaller maximum, for a ring whose frames hold less) on a character boundary,
+ * without allocating; {@link #encodedLength(CharSequence, int)} tells the length first, so that a writer can claim
+ * exactly the frame's room.
  *
  * <p>A flyweight over the whole frame, header included: wrap it at the frame's first byte. Writers must wrap a
  * {@link MutableDirectBuffer}.
