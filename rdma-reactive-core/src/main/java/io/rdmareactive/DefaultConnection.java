@@ -1,6 +1,10 @@
 package io.rdmareactive;
 
 import io.rdmareactive.codec.Codec;
+import io.rdmareactive.internal.protocol.FrameCheck;
+import io.rdmareactive.internal.protocol.FrameConsumer;
+import io.rdmareactive.internal.protocol.FrameHeaderFlyweight;
+import io.rdmareactive.internal.protocol.OpenFrameFlyweight;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
 import io.rdmareactive.internal.protocol.StreamActivity;
@@ -8,6 +12,7 @@ import io.rdmareactive.internal.reactive.ErrorFactory;
 import io.rdmareactive.internal.reactive.InboundStream;
 import io.rdmareactive.internal.reactive.OutboundStream;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.agrona.concurrent.AtomicBuffer;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -38,6 +43,8 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     private final Sinks.Empty<Void> closed = Sinks.empty();
     /** Set on the worker when release starts: stream drains, which run on the worker too, stop touching the rings. */
     private volatile boolean released;
+    /** Reads the OPEN frames the peer begins its requests with (worker only). */
+    private final OpenReader openReader = new OpenReader();
 
     DefaultConnection(final RdmaRuntime runtime, final boolean ownsRuntime, final boolean client,
                       final ProtocolConnection protocol, final RdmaConfig config, final StreamHandler streamHandler) {
@@ -147,13 +154,17 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             return;
         }
         final boolean mine = (channel.slot() % 2 == 1) == client;
-        final int[] kindCode = new int[1];
-        channel.stream().poll((buffer, index, length, type, flags) -> kindCode[0] = length >= 4 ? buffer.getInt(index) : 0);
-        final StreamKind kind = StreamKind.of(kindCode[0]);
+        openReader.read(channel.stream());
+        final int check = openReader.check;
+        final StreamKind kind = check == FrameCheck.OK ? StreamKind.of(openReader.kind) : null;
         channel.openRemotely();
-        if (mine || kind == null || streamHandler == null) {
-            final String why = mine ? "the peer opened a stream that is this side's to open"
-                : kind == null ? "unknown stream kind " + kindCode[0] : "this side serves no requests";
+        if (kind == null) {
+            // a malformed OPEN (an unknown kind among others) is a protocol error: the driver ends the connection
+            channel.stream().consumerError("OPEN: " + FrameCheck.describe(check));
+        }
+        if (kind == null || mine || streamHandler == null) {
+            final String why = kind == null ? "malformed OPEN frame: " + FrameCheck.describe(check)
+                : mine ? "the peer opened a stream that is this side's to open" : "this side serves no requests";
             channel.send(Flux.error(new UnsupportedOperationException(why)), io.rdmareactive.codec.Codecs.BYTE_ARRAY)
                 .subscribe(null, ignored -> { });
             channel.receive(io.rdmareactive.codec.Codecs.BYTE_ARRAY).subscribe(ignored -> { }, ignored -> { });
@@ -164,6 +175,40 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             .doFinally(signal -> worker.schedule(() -> channel.finishServing(use)))
             .subscribe(null, error -> System.getLogger(DefaultConnection.class.getName())
                 .log(System.Logger.Level.WARNING, "the " + kind + " handler failed", error));
+    }
+
+    /**
+     * Takes the OPEN at the head of a stream's ring and checks it ({@link ProtocolStream#checkFrame}: its
+     * {@link OpenFrameFlyweight} body, its stream id, the use it begins), then reads its kind through the flyweight.
+     */
+    private static final class OpenReader implements FrameConsumer {
+        private final OpenFrameFlyweight open = new OpenFrameFlyweight();
+        private ProtocolStream stream;
+        int check;
+        int kind;
+
+        void read(final ProtocolStream from) {
+            stream = from;
+            check = FrameCheck.WRONG_STREAM;
+            kind = 0;
+            from.poll(this);
+            stream = null;
+        }
+
+        @Override
+        public void onFrame(final AtomicBuffer buffer, final int index, final int length, final short type,
+                            final byte flags) {
+            if (type != ProtocolStream.OPEN) {
+                return; // the peer rewrote the frame since it was peeked: WRONG_STREAM
+            }
+            check = stream.checkFrame(buffer, index, length, type);
+            if (check == FrameCheck.OK) {
+                kind = open.wrap(buffer, index - FrameHeaderFlyweight.HEADER_LENGTH).kind();
+                if (!OpenFrameFlyweight.isKnownKind(kind)) {
+                    check = FrameCheck.BAD_KIND; // rewritten since its check
+                }
+            }
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ streams

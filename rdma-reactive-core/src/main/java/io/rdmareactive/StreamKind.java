@@ -1,15 +1,17 @@
 package io.rdmareactive;
 
+import io.rdmareactive.internal.protocol.OpenFrameFlyweight;
+
 /** The interaction models a stream can carry, as RSocket names them. */
 public enum StreamKind {
     /** One message to the server, no answer; the sender learns only that it was sent. */
-    FIRE_AND_FORGET(1),
+    FIRE_AND_FORGET(OpenFrameFlyweight.FIRE_AND_FORGET),
     /** One message to the server, one message back. */
-    REQUEST_RESPONSE(2),
+    REQUEST_RESPONSE(OpenFrameFlyweight.REQUEST_RESPONSE),
     /** One message to the server, a stream of messages back. */
-    REQUEST_STREAM(3),
+    REQUEST_STREAM(OpenFrameFlyweight.REQUEST_STREAM),
     /** A stream of messages each way. */
-    CHANNEL(4);
+    CHANNEL(OpenFrameFlyweight.CHANNEL);
 
     private final int code;
 
@@ -17,10 +19,12 @@ public enum StreamKind {
         this.code = code;
     }
 
+    /** @return the kind's code in an OPEN frame ({@link OpenFrameFlyweight#kind()}) */
     int code() {
         return code;
     }
 
+    /** @return the kind of an OPEN frame's code, or null for a code no kind has */
     static StreamKind of(final int code) {
         for (final StreamKind kind : values()) {
             if (kind.code == code) {

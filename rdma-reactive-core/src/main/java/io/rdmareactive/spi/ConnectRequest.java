@@ -22,7 +22,7 @@ public interface ConnectRequest {
     /**
      * Rejects; the peer's connect fails with {@link ConnectionRejectedException} carrying the private data.
      *
-     * @param privateData why, for the peer; at most {@link DeviceLimits#maxPrivateDataLength()} bytes
+     * @param privateData why, for the peer; at most {@link DeviceLimits#maxRejectPrivateDataLength()} bytes
      */
     void reject(byte[] privateData);
 }

@@ -1,7 +1,9 @@
 package io.rdmareactive.internal.protocol;
 
 /**
- * Where things live in a connection's two registered regions.
+ * Where things live in a connection's two registered regions. The remote region is the receive region a handshake
+ * describes, laid out as {@link HandshakeFlyweight} draws it (its offsets are the ones here); the local region mirrors
+ * it, so that a send ring and its staging line sit at the same offsets as the peer's receive ring and credit line.
  *
  * <pre>
  *  remote region (LOCAL_WRITE | REMOTE_WRITE: the peer writes here)
@@ -20,18 +22,18 @@ package io.rdmareactive.internal.protocol;
  */
 final class ConnectionLayout {
 
-    static final int LINE = 64;
-    static final int CONSUMED_OFFSET = 0;
-    static final int GRANT_OFFSET = 8;
+    static final int LINE = HandshakeFlyweight.CREDIT_LINE_LENGTH;
+    static final int CONSUMED_OFFSET = HandshakeFlyweight.CREDIT_WORD_OFFSET;
+    static final int GRANT_OFFSET = HandshakeFlyweight.RECEIVE_GRANT_OFFSET;
 
     private ConnectionLayout() {
     }
 
     static long ringOffset(final int stream, final int ringCapacity) {
-        return (long) stream * ringCapacity;
+        return HandshakeFlyweight.ringOffset(stream, ringCapacity);
     }
 
     static long lineOffset(final int stream, final int maxStreams, final int ringCapacity) {
-        return (long) maxStreams * ringCapacity + (long) stream * LINE;
+        return HandshakeFlyweight.creditOffset(stream, maxStreams, ringCapacity);
     }
 }

@@ -30,7 +30,9 @@ import org.agrona.MutableDirectBuffer;
  * <p>The message length is an unsigned short. The frame length is exactly {@code 18 + messageLength}; reading clamps
  * the message to the frame length (and the buffer) whatever the prefix says, and only {@link #message()} allocates
  * (the String; errors are the cold path). Writing encodes the message straight into the frame, cutting it at
- * {@link #MAX_MESSAGE_LENGTH} bytes on a character boundary, without allocating.
+ * {@link #MAX_MESSAGE_LENGTH} bytes (or a smaller maximum, for a ring whose frames hold less) on a character boundary,
+ * without allocating; {@link #encodedLength(CharSequence, int)} tells the length first, so that a writer can claim
+ * exactly the frame's room.
  *
  * <p>A flyweight over the whole frame, header included: wrap it at the frame's first byte. Writers must wrap a
  * {@link MutableDirectBuffer}.
@@ -96,8 +98,26 @@ public final class ErrorFrameFlyweight {
      * @return this; {@link #frameLength()} tells how long the frame came out
      */
     public ErrorFrameFlyweight write(final int streamId, final int errorCode, final CharSequence message) {
+        return write(streamId, errorCode, message, MAX_MESSAGE_LENGTH);
+    }
+
+    /**
+     * Writes the whole frame as {@link #write(int, int, CharSequence)} does, the message cut at
+     * {@code maxMessageLength} bytes rather than {@link #MAX_MESSAGE_LENGTH} (for a ring whose frames cannot hold
+     * the longest message). The buffer must have room for {@link #frameLength(int) frameLength(}{@link
+     * #encodedLength(CharSequence, int) encodedLength(message, maxMessageLength))} bytes. Allocates nothing.
+     *
+     * @param streamId         the stream's slot
+     * @param errorCode        the error code
+     * @param message          the message; null writes an empty one
+     * @param maxMessageLength the most bytes of message to write, 0 .. {@link #MAX_MESSAGE_LENGTH}
+     * @return this; {@link #frameLength()} tells how long the frame came out
+     */
+    public ErrorFrameFlyweight write(final int streamId, final int errorCode, final CharSequence message,
+                                     final int maxMessageLength) {
+        assert maxMessageLength >= 0 && maxMessageLength <= MAX_MESSAGE_LENGTH : maxMessageLength;
         final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
-        final int messageLength = message == null ? 0 : putUtf8(out, offset + MESSAGE_OFFSET, message);
+        final int messageLength = utf8(out, offset + MESSAGE_OFFSET, message, maxMessageLength);
         FrameHeaderFlyweight.write(out, offset, MESSAGE_OFFSET + messageLength, FrameHeaderFlyweight.ERROR, 0);
         out.putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
         out.putInt(offset + ERROR_CODE_OFFSET, errorCode, BYTE_ORDER);
@@ -105,46 +125,68 @@ public final class ErrorFrameFlyweight {
         return this;
     }
 
-    private static int putUtf8(final MutableDirectBuffer out, final int at, final CharSequence message) {
+    /**
+     * The length of the message {@link #write(int, int, CharSequence, int)} would write, without writing it: so that
+     * a writer can claim exactly the frame's room first. Allocates nothing.
+     *
+     * @param message          the message; null for an empty one
+     * @param maxMessageLength the most bytes of message, 0 .. {@link #MAX_MESSAGE_LENGTH}
+     * @return the bytes of UTF-8 the message is cut to
+     */
+    public static int encodedLength(final CharSequence message, final int maxMessageLength) {
+        return utf8(null, 0, message, maxMessageLength);
+    }
+
+    /** Encodes (into {@code out}, or only counts when it is null) at most {@code max} bytes of UTF-8. */
+    private static int utf8(final MutableDirectBuffer out, final int at, final CharSequence message, final int max) {
+        if (message == null) {
+            return 0;
+        }
         final int chars = message.length();
         int written = 0;
         for (int i = 0; i < chars; i++) {
             final char c = message.charAt(i);
             if (c < 0x80) {
-                if (written + 1 > MAX_MESSAGE_LENGTH) {
+                if (written + 1 > max) {
                     break;
                 }
-                out.putByte(at + written++, (byte) c);
+                put(out, at + written++, c);
             } else if (c < 0x800) {
-                if (written + 2 > MAX_MESSAGE_LENGTH) {
+                if (written + 2 > max) {
                     break;
                 }
-                out.putByte(at + written++, (byte) (0xC0 | (c >>> 6)));
-                out.putByte(at + written++, (byte) (0x80 | (c & 0x3F)));
+                put(out, at + written++, 0xC0 | (c >>> 6));
+                put(out, at + written++, 0x80 | (c & 0x3F));
             } else if (Character.isHighSurrogate(c) && i + 1 < chars && Character.isLowSurrogate(message.charAt(i + 1))) {
-                if (written + 4 > MAX_MESSAGE_LENGTH) {
+                if (written + 4 > max) {
                     break;
                 }
                 final int codePoint = Character.toCodePoint(c, message.charAt(++i));
-                out.putByte(at + written++, (byte) (0xF0 | (codePoint >>> 18)));
-                out.putByte(at + written++, (byte) (0x80 | ((codePoint >>> 12) & 0x3F)));
-                out.putByte(at + written++, (byte) (0x80 | ((codePoint >>> 6) & 0x3F)));
-                out.putByte(at + written++, (byte) (0x80 | (codePoint & 0x3F)));
+                put(out, at + written++, 0xF0 | (codePoint >>> 18));
+                put(out, at + written++, 0x80 | ((codePoint >>> 12) & 0x3F));
+                put(out, at + written++, 0x80 | ((codePoint >>> 6) & 0x3F));
+                put(out, at + written++, 0x80 | (codePoint & 0x3F));
             } else if (Character.isSurrogate(c)) {
-                if (written + 1 > MAX_MESSAGE_LENGTH) {
+                if (written + 1 > max) {
                     break;
                 }
-                out.putByte(at + written++, (byte) '?');
+                put(out, at + written++, '?');
             } else {
-                if (written + 3 > MAX_MESSAGE_LENGTH) {
+                if (written + 3 > max) {
                     break;
                 }
-                out.putByte(at + written++, (byte) (0xE0 | (c >>> 12)));
-                out.putByte(at + written++, (byte) (0x80 | ((c >>> 6) & 0x3F)));
-                out.putByte(at + written++, (byte) (0x80 | (c & 0x3F)));
+                put(out, at + written++, 0xE0 | (c >>> 12));
+                put(out, at + written++, 0x80 | ((c >>> 6) & 0x3F));
+                put(out, at + written++, 0x80 | (c & 0x3F));
             }
         }
         return written;
+    }
+
+    private static void put(final MutableDirectBuffer out, final int index, final int value) {
+        if (out != null) {
+            out.putByte(index, (byte) value);
+        }
     }
 
     /** @return the frame length, from the header */

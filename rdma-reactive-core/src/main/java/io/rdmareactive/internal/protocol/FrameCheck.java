@@ -24,7 +24,11 @@ public final class FrameCheck {
     public static final int MISALIGNED = 5;
     /** A PAD frame that does not end exactly at the ring's end. */
     public static final int PAD_NOT_AT_END = 6;
-    /** A stream id outside {@code [0, maxStreams)}. */
+    /**
+     * A stream id outside {@code [0, maxStreams)}, or one the frame may not name where it travels: a COMPLETE, ERROR
+     * or OPEN naming another stream than the one whose ring it is in, a REQUEST_N or CANCEL naming the control
+     * stream.
+     */
     public static final int BAD_STREAM_ID = 7;
     /** A REQUEST_N of n &lt;= 0, or an OPEN with a negative initial request. */
     public static final int BAD_REQUEST_N = 8;
@@ -39,6 +43,19 @@ public final class FrameCheck {
      * index at or past the ring's end): a bug on the checking side, not the peer's.
      */
     public static final int OUT_OF_RANGE = 12;
+    /**
+     * A negative use in a REQUEST_N, CANCEL, COMPLETE or CLOSE; or, where the receiver knows the stream's use, a
+     * COMPLETE of another use than the current one, or an OPEN that does not begin the next.
+     */
+    public static final int BAD_USE = 13;
+    /**
+     * A frame type that does not travel where it was found: REQUEST_N, CANCEL and KEEPALIVE travel on the control
+     * stream (0) only; DATA, COMPLETE, ERROR and OPEN on the data streams only; CLOSE on none in version 1 (a
+     * connection ends by disconnecting).
+     */
+    public static final int WRONG_STREAM = 14;
+    /** The highest code. */
+    public static final int LAST = WRONG_STREAM;
 
     private FrameCheck() {
     }
@@ -77,12 +94,15 @@ public final class FrameCheck {
             case BAD_FLAGS -> "frame has flags its type does not allow, or a reserved field that is not zero";
             case MISALIGNED -> "frame does not start at a multiple of 8";
             case PAD_NOT_AT_END -> "PAD frame does not end exactly at the ring's end";
-            case BAD_STREAM_ID -> "stream id is outside [0, maxStreams)";
+            case BAD_STREAM_ID -> "stream id is outside [0, maxStreams), or not one this frame may name";
             case BAD_REQUEST_N -> "request n is not positive (REQUEST_N) or is negative (OPEN)";
             case BAD_KIND -> "interaction kind is not known";
             case BAD_MESSAGE_LENGTH -> "error message is longer than 1024 bytes";
             case BAD_POSITION -> "position is negative";
             case OUT_OF_RANGE -> "range to check lies outside the ring or buffer (a bug on the checking side)";
+            case BAD_USE -> "use is negative, or not the use of the stream the frame belongs to";
+            case WRONG_STREAM -> "frame type does not travel on this stream (control frames on stream 0 only, "
+                + "DATA, COMPLETE, ERROR and OPEN on the others only, CLOSE on none)";
             default -> "unknown frame check code";
         };
     }

@@ -36,8 +36,11 @@ import org.agrona.MutableDirectBuffer;
  * </pre>
  *
  * <p>The receive region is registered memory the peer may RDMA WRITE into: first one receive ring of
- * {@code ringCapacity} bytes per stream slot, then one 64-byte credit line per slot (its first 8 bytes the credit
- * word, the rest keeping neighbouring words off each other's cache line). {@code S} = max streams,
+ * {@code ringCapacity} bytes per stream slot, then one 64-byte credit line per slot, the rest of each line keeping
+ * neighbouring words off each other's cache line. In credit line {@code s}, at {@link #CREDIT_WORD_OFFSET}, the peer
+ * writes its consumed position of stream {@code s}'s ring (a little-endian long: the credit for this side's sends);
+ * in credit line 0, at {@link #RECEIVE_GRANT_OFFSET}, the number of receives it has posted in total (a little-endian
+ * long: how many writes with an immediate this side may have outstanding). {@code S} = max streams,
  * {@code C} = ring capacity:
  *
  * <pre>
@@ -104,6 +107,10 @@ public final class HandshakeFlyweight {
     public static final int MAX_MESSAGE_LENGTH = 1 << 30;
     /** The length of each stream's credit line in the receive region. */
     public static final int CREDIT_LINE_LENGTH = 64;
+    /** Offset in credit line {@code s} of the peer's consumed position of stream {@code s} (long). */
+    public static final int CREDIT_WORD_OFFSET = 0;
+    /** Offset in credit line 0 of the receives the peer has posted, in total (long). */
+    public static final int RECEIVE_GRANT_OFFSET = 8;
 
     private DirectBuffer buffer;
     private int offset;
@@ -254,7 +261,9 @@ public final class HandshakeFlyweight {
      * @param buffer the private data
      * @param offset where the handshake starts in it
      * @param length the private data's length from {@code offset} (at least {@link #LENGTH}; more is ignored)
-     * @return null if the handshake is valid; otherwise a short reason, naming the first thing found wrong
+     * @return null if the handshake is valid; otherwise a short reason, naming the first thing found wrong: its key
+     *     words and values within the first {@link RejectFlyweight#MAX_REASON_LENGTH} characters, so that a reject
+     *     carries them to the peer
      */
     public static String validate(final DirectBuffer buffer, final int offset, final int length) {
         if (buffer == null) {
@@ -269,8 +278,8 @@ public final class HandshakeFlyweight {
         }
         final int magic = buffer.getInt(offset + MAGIC_OFFSET, BYTE_ORDER);
         if (magic != MAGIC) {
-            return "private data does not start with the RRP1 magic (found 0x" + Integer.toHexString(magic)
-                + "): the peer does not speak this protocol";
+            return "not an rdma-reactive handshake: private data starts with 0x" + Integer.toHexString(magic)
+                + ", not the RRP1 magic";
         }
         final int version = buffer.getShort(offset + VERSION_OFFSET, BYTE_ORDER) & 0xFFFF;
         if (version != VERSION) {
@@ -302,9 +311,9 @@ public final class HandshakeFlyweight {
         final long regionLength = buffer.getLong(offset + RECEIVE_REGION_LENGTH_OFFSET, BYTE_ORDER);
         final long required = requiredRegionLength(maxStreams, ringCapacity);
         if (regionLength < required) {
-            return "receive region of " + regionLength + " bytes is smaller than the " + maxStreams + " rings x "
-                + ringCapacity + " bytes and " + maxStreams + " credit lines x " + CREDIT_LINE_LENGTH + " bytes ("
-                + required + " bytes) it must hold";
+            return "receive region of " + regionLength + " bytes is smaller than the " + required + " bytes it must "
+                + "hold (" + maxStreams + " rings of " + ringCapacity + " bytes, " + maxStreams + " credit lines of "
+                + CREDIT_LINE_LENGTH + ")";
         }
         return null;
     }

@@ -36,11 +36,11 @@ public final class MessageAssembler implements FrameConsumer {
     @Override
     public void onFrame(final AtomicBuffer buffer, final int index, final int length, final short type,
                         final byte flags) {
-        if (error != null || type != FrameTypes.DATA) {
+        if (error != null || type != FrameHeaderFlyweight.DATA) {
             return;
         }
-        final boolean first = (flags & MessageFragmenter.FIRST) != 0;
-        final boolean last = (flags & MessageFragmenter.LAST) != 0;
+        final boolean first = (flags & FrameHeaderFlyweight.FIRST) != 0;
+        final boolean last = (flags & FrameHeaderFlyweight.LAST) != 0;
         if (first && last && gatheredLength < 0) {
             handler.onMessage(buffer, index, length);
             return;

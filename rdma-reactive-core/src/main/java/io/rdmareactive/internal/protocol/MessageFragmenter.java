@@ -10,10 +10,10 @@ import org.agrona.DirectBuffer;
  */
 public final class MessageFragmenter {
 
-    /** The first fragment of a message. */
-    public static final byte FIRST = (byte) 0x80;
-    /** The last fragment of a message. */
-    public static final byte LAST = 0x40;
+    /** The first fragment of a message ({@link FrameHeaderFlyweight#FIRST}). */
+    public static final byte FIRST = (byte) FrameHeaderFlyweight.FIRST;
+    /** The last fragment of a message ({@link FrameHeaderFlyweight#LAST}). */
+    public static final byte LAST = (byte) FrameHeaderFlyweight.LAST;
     /** {@link #send()} finished the message. */
     public static final int DONE = 0;
 

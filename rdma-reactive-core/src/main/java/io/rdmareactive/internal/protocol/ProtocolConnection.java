@@ -1,5 +1,8 @@
 package io.rdmareactive.internal.protocol;
 
+import static io.rdmareactive.internal.protocol.FrameHeaderFlyweight.HEADER_LENGTH;
+import static io.rdmareactive.internal.protocol.ProtocolStream.CONTROL_STREAM;
+
 import io.rdmareactive.spi.Access;
 import io.rdmareactive.spi.Completion;
 import io.rdmareactive.spi.CompletionHandler;
@@ -17,8 +20,6 @@ import io.rdmareactive.spi.ReceiveWorkRequest;
 import io.rdmareactive.spi.SendFlags;
 import io.rdmareactive.spi.SendWorkRequest;
 import io.rdmareactive.spi.WorkRequestOpcode;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.time.Duration;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -62,6 +63,14 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private final AtomicBuffer lines;
     private final AtomicBuffer staging;
     private final FrameConsumer controlConsumer = this::onControlFrame;
+    // the driver's flyweights, for the control stream (driver thread only)
+    private final RequestNFlyweight requestNOut = new RequestNFlyweight();
+    private final StreamControlFlyweight cancelOut = new StreamControlFlyweight();
+    private final KeepaliveFlyweight keepaliveOut = new KeepaliveFlyweight();
+    private final RequestNFlyweight requestNIn = new RequestNFlyweight();
+    private final StreamControlFlyweight cancelIn = new StreamControlFlyweight();
+    /** A copy of the control frame being read: the peer can rewrite its ring, so the copy is checked and used. */
+    private final UnsafeBuffer controlFrame = new UnsafeBuffer(new byte[RequestNFlyweight.LENGTH]);
 
     private long nowNanos;
     private long lastReceivedNanos;
@@ -82,7 +91,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     private ProtocolConnection(final RdmaDevice device, final ProtocolOptions options, final CompletionQueue completions,
                                final MemoryRegion local, final MemoryRegion remote, final QueuePair queuePair,
-                               final Handshake peer) {
+                               final HandshakeFlyweight peer) {
         this.device = device;
         this.options = options;
         this.maxStreams = options.maxStreams();
@@ -91,18 +100,18 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         this.local = local;
         this.remote = remote;
         this.queuePair = queuePair;
-        this.peerAddress = peer.regionAddress();
-        this.peerRkey = peer.regionRkey();
+        this.peerAddress = peer.receiveRegionAddress();
+        this.peerRkey = peer.receiveRegionRkey();
         final long linesOffset = ConnectionLayout.lineOffset(0, maxStreams, ringCapacity);
         this.lines = new UnsafeBuffer(remote.address() + linesOffset, maxStreams * ConnectionLayout.LINE);
         this.staging = new UnsafeBuffer(local.address() + linesOffset, maxStreams * ConnectionLayout.LINE);
         this.streams = new ProtocolStream[maxStreams];
         for (int s = 0; s < maxStreams; s++) {
             final long ring = ConnectionLayout.ringOffset(s, ringCapacity);
-            streams[s] = new ProtocolStream(s,
+            streams[s] = new ProtocolStream(s, maxStreams,
                 new StreamSendRing(new UnsafeBuffer(local.address() + ring, ringCapacity),
                     new UnsafeBuffer(lines, s * ConnectionLayout.LINE, ConnectionLayout.LINE)),
-                new StreamReceiveRing(new UnsafeBuffer(remote.address() + ring, ringCapacity)));
+                new StreamReceiveRing(new UnsafeBuffer(remote.address() + ring, ringCapacity), s, maxStreams));
         }
         this.maxOutstandingSends = sendDepth(maxStreams) - 4;
         this.sends = queuePair.newSendRequest(3 * maxStreams + 2);
@@ -114,7 +123,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     }
 
     /**
-     * Connects to a listener and runs the handshake.
+     * Connects to a listener and runs the handshake: proposes this side's settings; the listener answers with the
+     * same stream slots and ring capacity (or refuses), and both use the smaller of their maximum message lengths.
      *
      * @throws ProtocolException if the listener refused (its reason in the message) or answered with a handshake
      * this side cannot accept
@@ -123,22 +133,23 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                                              final ProtocolOptions options, final Duration timeout) {
         final Resources resources = Resources.allocate(device, options);
         try {
-            final Handshake mine = Handshake.of(options, resources.remote);
             final QueuePair queuePair;
             try {
-                queuePair = device.connect(address, resources.queuePairOptions(options), mine.encode(), timeout);
+                queuePair = device.connect(address, resources.queuePairOptions(options),
+                    handshake(options, resources.remote), timeout);
             } catch (final ConnectionRejectedException rejected) {
-                final String reason = Handshake.decodeReject(rejected.privateData());
+                final String reason = RejectFlyweight.decode(rejected.privateData());
                 throw new ProtocolException("the peer at '" + address + "' refused the connection: "
                     + (reason != null ? reason : rejected.getMessage()), rejected);
             }
-            final String problem = Handshake.validate(queuePair.peerPrivateData(), options, true);
+            final HandshakeFlyweight answer = new HandshakeFlyweight();
+            final String problem = checkAnswer(queuePair.peerPrivateData(), options, answer);
             if (problem != null) {
                 queuePair.close();
                 throw new ProtocolException("the peer at '" + address + "' answered with a handshake this side cannot "
                     + "accept: " + problem);
             }
-            return start(device, options, resources, queuePair, Handshake.decode(queuePair.peerPrivateData()));
+            return start(device, agreed(answer, options), resources, queuePair, answer);
         } catch (final RuntimeException ex) {
             resources.close();
             throw ex;
@@ -146,24 +157,34 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     }
 
     /**
-     * Answers a connect request: accepts it if its handshake is acceptable, rejects it with the reason otherwise.
+     * Answers a connect request: accepts it if its handshake is acceptable (at most this side's stream slots and ring
+     * capacity; the smaller maximum message length is agreed), rejects it with the reason otherwise. A request whose
+     * connection cannot be allocated is rejected too, with a short reason, before the failure is rethrown.
      *
      * @throws ProtocolException if the request was rejected (the peer got the same reason)
      */
     public static ProtocolConnection accept(final RdmaDevice device, final ConnectRequest request,
                                             final ProtocolOptions options) {
-        final String problem = Handshake.validate(request.privateData(), options, false);
+        final HandshakeFlyweight proposal = new HandshakeFlyweight();
+        final String problem = checkProposal(request.privateData(), options, proposal);
         if (problem != null) {
-            request.reject(Handshake.encodeReject(problem));
-            throw new ProtocolException("refused a connection from " + request.peerDescription() + ": " + problem);
+            final ProtocolException refused = new ProtocolException("refused a connection from "
+                + request.peerDescription() + ": " + problem);
+            reject(device, request, problem, refused);
+            throw refused;
         }
-        final Handshake peer = Handshake.decode(request.privateData());
-        final ProtocolOptions agreed = peer.agreedWith(options);
-        final Resources resources = Resources.allocate(device, agreed);
+        final ProtocolOptions agreed = agreed(proposal, options);
+        final Resources resources;
+        try {
+            resources = Resources.allocate(device, agreed);
+        } catch (final RuntimeException ex) {
+            reject(device, request, "the listener cannot allocate the connection: " + ex.getMessage(), ex);
+            throw ex;
+        }
         try {
             final QueuePair queuePair = request.accept(resources.queuePairOptions(agreed),
-                Handshake.of(agreed, resources.remote).encode());
-            return start(device, agreed, resources, queuePair, peer);
+                handshake(agreed, resources.remote));
+            return start(device, agreed, resources, queuePair, proposal);
         } catch (final RuntimeException ex) {
             resources.close();
             throw ex;
@@ -172,7 +193,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     private static ProtocolConnection start(final RdmaDevice device, final ProtocolOptions options,
                                             final Resources resources, final QueuePair queuePair,
-                                            final Handshake peer) {
+                                            final HandshakeFlyweight peer) {
         final ProtocolConnection connection = new ProtocolConnection(device, options, resources.completions,
             resources.local, resources.remote, queuePair, peer);
         connection.nowNanos = System.nanoTime();
@@ -183,12 +204,97 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return connection;
     }
 
+    // ------------------------------------------------------------------------------------------------ handshake
+
+    /** @return this side's handshake: its settings and the receive region it offers the peer */
+    private static byte[] handshake(final ProtocolOptions options, final MemoryRegion receiveRegion) {
+        final byte[] privateData = new byte[HandshakeFlyweight.LENGTH];
+        new HandshakeFlyweight().wrap(new UnsafeBuffer(privateData), 0).write(options.maxStreams(),
+            options.ringCapacity(), options.maxMessageLength(), receiveRegion.rkey(), receiveRegion.address(),
+            receiveRegion.length());
+        return privateData;
+    }
+
+    /**
+     * The listener's check of a client's proposal: a well-formed handshake ({@link HandshakeFlyweight#validate}) that
+     * asks for no more stream slots and no larger rings than this side allows.
+     *
+     * @param proposal wrapped around the private data when it is a well-formed handshake
+     * @return null if acceptable, else the reason (for both sides)
+     */
+    private static String checkProposal(final byte[] privateData, final ProtocolOptions mine,
+                                        final HandshakeFlyweight proposal) {
+        final String problem = validate(privateData, proposal);
+        if (problem != null) {
+            return problem;
+        }
+        if (proposal.maxStreams() > mine.maxStreams()) {
+            return "the peer asks for " + proposal.maxStreams() + " streams; this side allows 2 to " + mine.maxStreams();
+        }
+        if (proposal.ringCapacity() > mine.ringCapacity()) {
+            return "the peer asks for rings of " + proposal.ringCapacity() + " bytes; this side allows 4096 to "
+                + mine.ringCapacity();
+        }
+        return null;
+    }
+
+    /**
+     * The client's check of the listener's answer: a well-formed handshake with exactly the stream slots and ring
+     * capacity proposed.
+     *
+     * @param answer wrapped around the private data when it is a well-formed handshake
+     * @return null if acceptable, else the reason
+     */
+    private static String checkAnswer(final byte[] privateData, final ProtocolOptions proposed,
+                                      final HandshakeFlyweight answer) {
+        final String problem = validate(privateData, answer);
+        if (problem != null) {
+            return problem;
+        }
+        if (answer.maxStreams() != proposed.maxStreams() || answer.ringCapacity() != proposed.ringCapacity()) {
+            return "the peer answered with " + answer.maxStreams() + " streams of " + answer.ringCapacity()
+                + " bytes, not the " + proposed.maxStreams() + " of " + proposed.ringCapacity() + " proposed";
+        }
+        return null;
+    }
+
+    private static String validate(final byte[] privateData, final HandshakeFlyweight handshake) {
+        final UnsafeBuffer buffer = privateData == null ? null : new UnsafeBuffer(privateData);
+        final String problem = HandshakeFlyweight.validate(buffer, 0, privateData == null ? 0 : privateData.length);
+        if (problem == null) {
+            handshake.wrap(buffer, 0);
+        }
+        return problem;
+    }
+
+    /** @return the settings both sides use: the peer's (checked) slots and rings, the smaller maximum message */
+    private static ProtocolOptions agreed(final HandshakeFlyweight peer, final ProtocolOptions mine) {
+        return new ProtocolOptions(peer.maxStreams(), peer.ringCapacity(),
+            Math.min(peer.maxMessageLength(), mine.maxMessageLength()), mine.keepaliveInterval(),
+            mine.livenessTimeout());
+    }
+
+    /** Rejects with the reason, cut to what the device carries; a failure to reject is recorded on {@code failure}. */
+    private static void reject(final RdmaDevice device, final ConnectRequest request, final String reason,
+                               final RuntimeException failure) {
+        try {
+            request.reject(RejectFlyweight.encode(reason, device.limits().maxRejectPrivateDataLength()));
+        } catch (final RuntimeException notRejected) {
+            failure.addSuppressed(notRejected);
+        }
+    }
+
     /** @return the stream of that slot; 0 is the control stream, which the driver owns */
     public ProtocolStream stream(final int id) {
         if (id <= 0 || id >= maxStreams) {
             throw new IllegalArgumentException("stream " + id + " is not a data stream of this connection (1 to "
                 + (maxStreams - 1) + ")");
         }
+        return streams[id];
+    }
+
+    /** @return the stream of any slot, the control stream (0) included: for the driver's package and its tests */
+    ProtocolStream slot(final int id) {
         return streams[id];
     }
 
@@ -287,7 +393,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             return work;
         }
         work += drainControl();
-        for (int s = 1; s < maxStreams; s++) {
+        for (int s = 0; s < maxStreams; s++) { // the control stream too: a corrupted one would stall every stream
             if (streams[s].receiveRing().isCorrupted()) {
                 fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " on stream " + s
                     + " (a checked frame changed before it was read)");
@@ -395,7 +501,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 WorkRequestOpcode.RDMA_WRITE_WITH_IMM, 0)
             .sge(localAddress, length, local.lkey())
             .remote(peerAddress + remoteOffset, peerRkey)
-            .immediate(Immediate.encode(stream, advance));
+            .immediate(ImmediateCodec.encode(stream, advance));
         outstandingSends++;
     }
 
@@ -416,47 +522,62 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     private int drainControl() {
         int frames = 0;
-        final StreamReceiveRing control = streams[0].receiveRing();
+        final StreamReceiveRing control = streams[CONTROL_STREAM].receiveRing();
         while (!isTerminated() && control.poll(controlConsumer)) {
             frames++;
         }
         return frames;
     }
 
+    /**
+     * A frame of the control stream (driver thread): checked again on a copy, as the peer can rewrite its ring at any
+     * time, then read through its flyweight. A frame that fails its check, or asks for a use of a stream that has not
+     * begun, ends the connection.
+     */
     private void onControlFrame(final AtomicBuffer buffer, final int index, final int length, final short type,
                                 final byte flags) {
-        switch (type) {
-            case FrameTypes.REQUEST_N -> {
-                final int stream = length == 16 ? buffer.getInt(index) : -1;
-                final long n = length == 16 ? buffer.getLong(index + 8) : 0;
-                if (stream <= 0 || stream >= maxStreams || n <= 0
-                    || !streams[stream].onPeerRequest(buffer.getInt(index + 4), n)) {
-                    fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " (REQUEST_N for stream " + stream
-                        + " of " + n + ")");
-                    return;
-                }
-                activity.onProducerReady(stream);
-            }
-            case FrameTypes.CANCEL -> {
-                final int stream = length == 8 ? buffer.getInt(index) : -1;
-                if (stream <= 0 || stream >= maxStreams || !streams[stream].onPeerCancel(buffer.getInt(index + 4))) {
-                    fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " (CANCEL for stream " + stream + ")");
-                    return;
-                }
-                activity.onProducerReady(stream);
-            }
-            case FrameTypes.KEEPALIVE -> {
-                // its arrival is what counts
-            }
-            default -> fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " (frame type " + type
-                + " on the control stream)");
+        final int frameLength = length + HEADER_LENGTH;
+        controlFrame.putBytes(0, buffer, index - HEADER_LENGTH, Math.min(frameLength, controlFrame.capacity()));
+        final int code = StreamReceiveRing.checkBody(controlFrame, 0, frameLength, type, CONTROL_STREAM, maxStreams);
+        if (code != FrameCheck.OK) {
+            fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED, code) + " on the control stream (frame type "
+                + type + ")");
+            return;
         }
+        switch (type) {
+            case FrameHeaderFlyweight.REQUEST_N -> {
+                requestNIn.wrap(controlFrame, 0);
+                final int stream = requestNIn.streamId();
+                if (!streams[stream].onPeerRequest(requestNIn.use(), requestNIn.n())) {
+                    failUse("REQUEST_N", stream, requestNIn.use());
+                    return;
+                }
+                activity.onProducerReady(stream);
+            }
+            case FrameHeaderFlyweight.CANCEL -> {
+                cancelIn.wrap(controlFrame, 0);
+                final int stream = cancelIn.streamId();
+                if (!streams[stream].onPeerCancel(cancelIn.use())) {
+                    failUse("CANCEL", stream, cancelIn.use());
+                    return;
+                }
+                activity.onProducerReady(stream);
+            }
+            default -> {
+                // KEEPALIVE: its arrival is what counts (checkBody let no other type through)
+            }
+        }
+    }
+
+    private void failUse(final String frame, final int stream, final int use) {
+        fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED, FrameCheck.BAD_USE) + " on the control stream ("
+            + frame + " for use " + use + " of stream " + stream + ", which is at use " + streams[stream].use() + ")");
     }
 
     /** Writes the consumers' requests and cancels into the control stream, as the driver owns it. */
     private int sendControl() {
         int frames = 0;
-        final StreamSendRing control = streams[0].sendRing();
+        final StreamSendRing control = streams[CONTROL_STREAM].sendRing();
         for (int s = 1; s < maxStreams; s++) {
             final ProtocolStream stream = streams[s];
             if (stream.consumerError() != null) {
@@ -471,26 +592,23 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             final boolean cancel = stream.takenCancel;
             final int use = stream.takenUse;
             if (n > 0) {
-                final int index = control.claim(16);
+                final int index = control.claim(RequestNFlyweight.LENGTH - HEADER_LENGTH);
                 if (index < 0) {
                     stream.returnControl(n, cancel, use); // the control ring is full: next duty cycle
                     return frames;
                 }
-                control.buffer().putInt(index, s);
-                control.buffer().putInt(index + 4, use);
-                control.buffer().putLong(index + 8, n);
-                control.commit(FrameTypes.REQUEST_N, (byte) 0);
+                requestNOut.wrap(control.buffer(), index - HEADER_LENGTH).write(s, use, n);
+                control.commit(FrameHeaderFlyweight.REQUEST_N, (byte) 0);
                 frames++;
             }
             if (cancel) {
-                final int index = control.claim(8);
+                final int index = control.claim(StreamControlFlyweight.LENGTH - HEADER_LENGTH);
                 if (index < 0) {
                     stream.returnControl(0, true, use);
                     return frames;
                 }
-                control.buffer().putInt(index, s);
-                control.buffer().putInt(index + 4, use);
-                control.commit(FrameTypes.CANCEL, (byte) 0);
+                cancelOut.wrap(control.buffer(), index - HEADER_LENGTH).write(FrameHeaderFlyweight.CANCEL, s, use);
+                control.commit(FrameHeaderFlyweight.CANCEL, (byte) 0);
                 frames++;
             }
         }
@@ -504,12 +622,12 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             return;
         }
         if (now - lastSentNanos > options.keepaliveInterval().toNanos()) {
-            final StreamSendRing control = streams[0].sendRing();
-            final int index = control.claim(16);
+            final StreamSendRing control = streams[CONTROL_STREAM].sendRing();
+            final int index = control.claim(KeepaliveFlyweight.LENGTH - HEADER_LENGTH);
             if (index >= 0) {
-                control.buffer().putLong(index, now);
-                control.buffer().putLong(index + 8, streams[0].receiveRing().receivedPosition());
-                control.commit(FrameTypes.KEEPALIVE, (byte) 0);
+                keepaliveOut.wrap(control.buffer(), index - HEADER_LENGTH)
+                    .write(now, streams[CONTROL_STREAM].receiveRing().receivedPosition());
+                control.commit(FrameHeaderFlyweight.KEEPALIVE, (byte) 0);
             }
             lastSentNanos = now;
         }
@@ -535,14 +653,15 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             lastReceivedNanos = nowNanos;
             receivesToRepost++;
             final int immediate = completion.immediate();
-            final int stream = Immediate.stream(immediate);
+            final int stream = ImmediateCodec.streamId(immediate);
             if (stream >= maxStreams) {
                 fail(ProtocolError.describe(ProtocolError.UNKNOWN_STREAM) + " (" + stream + ")");
                 return;
             }
-            final int code = streams[stream].receiveRing().onAdvance(Immediate.advance(immediate));
+            final StreamReceiveRing ring = streams[stream].receiveRing();
+            final int code = ring.onAdvance(ImmediateCodec.advance(immediate));
             if (code != ProtocolError.NONE) {
-                fail(ProtocolError.describe(code) + " on stream " + stream);
+                fail(ProtocolError.describe(code, ring.frameCheck()) + " on stream " + stream);
             } else if (stream > 0) {
                 activity.onFramesArrived(stream);
             }
@@ -629,99 +748,6 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             completions.close();
             remote.close();
             local.close();
-        }
-    }
-
-    /** The handshake in the connect and accept private data (40 of rdma_cm's 56 bytes). */
-    record Handshake(int maxStreams, int ringCapacity, int maxMessageLength, int regionRkey, long regionAddress,
-                     long regionLength) {
-
-        static final int MAGIC = 0x31505252; // "RRP1"
-        static final short VERSION = 1;
-        static final int LENGTH = 40;
-        static final int REJECT_MAGIC = 0x4a525252; // "RRRJ"
-
-        static Handshake of(final ProtocolOptions options, final MemoryRegion remote) {
-            return new Handshake(options.maxStreams(), options.ringCapacity(), options.maxMessageLength(),
-                remote.rkey(), remote.address(), remote.length());
-        }
-
-        byte[] encode() {
-            final ByteBuffer buffer = ByteBuffer.allocate(LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-            buffer.putInt(MAGIC).putShort(VERSION).putShort((short) 0).putShort((short) maxStreams).putShort((short) 0)
-                .putInt(ringCapacity).putInt(maxMessageLength).putInt(regionRkey).putLong(regionAddress)
-                .putLong(regionLength);
-            return buffer.array();
-        }
-
-        static Handshake decode(final byte[] data) {
-            final ByteBuffer buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
-            return new Handshake(Short.toUnsignedInt(buffer.getShort(8)), buffer.getInt(12), buffer.getInt(16),
-                buffer.getInt(20), buffer.getLong(24), buffer.getLong(32));
-        }
-
-        /**
-         * @param fromServer true when checking the server's answer (it must match what was proposed)
-         * @return null if acceptable, else the reason
-         */
-        static String validate(final byte[] data, final ProtocolOptions mine, final boolean fromServer) {
-            if (data.length < LENGTH) {
-                return "private data of " + data.length + " bytes is shorter than the " + LENGTH + "-byte handshake";
-            }
-            final ByteBuffer buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
-            if (buffer.getInt(0) != MAGIC) {
-                return "the peer is not an rdma-reactive peer (no handshake magic)";
-            }
-            final short version = buffer.getShort(4);
-            if (version != VERSION) {
-                return "protocol version " + version + " is not supported (this side speaks " + VERSION + ")";
-            }
-            final Handshake peer = decode(data);
-            if (peer.maxStreams < 2 || peer.maxStreams > mine.maxStreams()) {
-                return "the peer asks for " + peer.maxStreams + " streams; this side allows 2 to " + mine.maxStreams();
-            }
-            if (Integer.bitCount(peer.ringCapacity) != 1 || peer.ringCapacity < 4096
-                || peer.ringCapacity > mine.ringCapacity()) {
-                return "ring capacity " + peer.ringCapacity + " is not a power of two from 4096 to " + mine.ringCapacity();
-            }
-            if (fromServer && (peer.maxStreams != mine.maxStreams() || peer.ringCapacity != mine.ringCapacity())) {
-                return "the peer answered with " + peer.maxStreams + " streams of " + peer.ringCapacity
-                    + " bytes, not the " + mine.maxStreams() + " of " + mine.ringCapacity() + " proposed";
-            }
-            if (peer.maxMessageLength < 1024) {
-                return "maximum message length " + peer.maxMessageLength + " is below 1024";
-            }
-            final long needed = (long) peer.maxStreams * peer.ringCapacity + (long) peer.maxStreams * ConnectionLayout.LINE;
-            if (peer.regionLength < needed) {
-                return "the peer's receive region of " + peer.regionLength + " bytes cannot hold " + peer.maxStreams
-                    + " rings of " + peer.ringCapacity + " bytes and their credit lines (" + needed + " bytes)";
-            }
-            return null;
-        }
-
-        ProtocolOptions agreedWith(final ProtocolOptions mine) {
-            return new ProtocolOptions(maxStreams, ringCapacity, Math.min(maxMessageLength, mine.maxMessageLength()),
-                mine.keepaliveInterval(), mine.livenessTimeout());
-        }
-
-        static byte[] encodeReject(final String reason) {
-            final byte[] text = reason.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-            final int length = Math.min(text.length, 48);
-            final ByteBuffer buffer = ByteBuffer.allocate(8 + length).order(ByteOrder.LITTLE_ENDIAN);
-            buffer.putInt(REJECT_MAGIC).putShort(VERSION).putShort((short) length).put(text, 0, length);
-            return buffer.array();
-        }
-
-        static String decodeReject(final byte[] data) {
-            if (data.length < 8) {
-                return null;
-            }
-            final ByteBuffer buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
-            final int length = Short.toUnsignedInt(buffer.getShort(6));
-            if (buffer.getInt(0) != REJECT_MAGIC || length > data.length - 8) {
-                return null;
-            }
-            return new String(data, 8, length, java.nio.charset.StandardCharsets.US_ASCII);
         }
     }
 }

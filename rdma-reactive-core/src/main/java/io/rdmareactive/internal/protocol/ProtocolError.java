@@ -28,4 +28,13 @@ final class ProtocolError {
             default -> "protocol error " + code;
         };
     }
+
+    /**
+     * @param code       a code of this class
+     * @param frameCheck for {@link #FRAME_MALFORMED}, the {@link FrameCheck} code of the check the frame failed
+     * @return the description, naming the failed check of a malformed frame (error path: allocates)
+     */
+    static String describe(final int code, final int frameCheck) {
+        return code == FRAME_MALFORMED ? describe(code) + " (" + FrameCheck.describe(frameCheck) + ")" : describe(code);
+    }
 }

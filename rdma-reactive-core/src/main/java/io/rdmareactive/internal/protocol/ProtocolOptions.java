@@ -18,15 +18,17 @@ public record ProtocolOptions(int maxStreams, int ringCapacity, int maxMessageLe
     public static final ProtocolOptions DEFAULTS = new ProtocolOptions(8, 256 * 1024, 16 * 1024 * 1024,
         Duration.ofSeconds(1), Duration.ofSeconds(5));
 
+    /** Checks the settings against what a handshake can carry ({@link HandshakeFlyweight}'s bounds). */
     public ProtocolOptions {
-        if (maxStreams < 2 || maxStreams > 1024) {
+        if (maxStreams < HandshakeFlyweight.MIN_STREAMS || maxStreams > HandshakeFlyweight.MAX_STREAMS) {
             throw new IllegalArgumentException("maxStreams must be 2 to 1024: " + maxStreams);
         }
-        if (Integer.bitCount(ringCapacity) != 1 || ringCapacity < 4096 || ringCapacity > (16 << 20)) {
+        if (!HandshakeFlyweight.isValidRingCapacity(ringCapacity)) {
             throw new IllegalArgumentException("ringCapacity must be a power of two from 4096 to 16 MiB: " + ringCapacity);
         }
-        if (maxMessageLength < 1024) {
-            throw new IllegalArgumentException("maxMessageLength must be at least 1024: " + maxMessageLength);
+        if (maxMessageLength < HandshakeFlyweight.MIN_MESSAGE_LENGTH
+            || maxMessageLength > HandshakeFlyweight.MAX_MESSAGE_LENGTH) {
+            throw new IllegalArgumentException("maxMessageLength must be 1 KiB to 1 GiB: " + maxMessageLength);
         }
         if (keepaliveInterval.isNegative() || keepaliveInterval.isZero()
             || livenessTimeout.compareTo(keepaliveInterval.multipliedBy(2)) < 0) {
@@ -37,7 +39,7 @@ public record ProtocolOptions(int maxStreams, int ringCapacity, int maxMessageLe
 
     /** @return bytes of the region the peer writes into: receive rings, then one 64-byte credit line per stream */
     long remoteRegionLength() {
-        return roundToPage((long) maxStreams * ringCapacity + (long) maxStreams * ConnectionLayout.LINE);
+        return roundToPage(HandshakeFlyweight.requiredRegionLength(maxStreams, ringCapacity));
     }
 
     /** @return bytes of the region only this side writes: send rings, then one 64-byte staging line per stream */

@@ -1,28 +1,38 @@
 package io.rdmareactive.internal.protocol;
 
-import java.nio.charset.StandardCharsets;
+import static io.rdmareactive.internal.protocol.FrameHeaderFlyweight.HEADER_LENGTH;
+
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
  * One stream of a connection: its send ring (one producer thread at a time) and its receive ring (one consumer
  * thread at a time), and its message credit: the consumer's {@link #request(long)} reaches the peer as REQUEST_N,
  * and the peer's requests become {@link #peerDemand()}, the most the producer may ask its upstream for.
+ *
+ * <p>Frames are laid out by the flyweights: DATA is encoded in place after the header {@link #claim(int)} leaves room
+ * for; OPEN ({@link OpenFrameFlyweight}), COMPLETE ({@link StreamControlFlyweight}) and ERROR
+ * ({@link ErrorFrameFlyweight}) travel in-band, in order with the data, and a consumer checks them with
+ * {@link #checkFrame} before reading them.
  */
 public final class ProtocolStream {
 
     /** {@link #claim(int)} found no room: the peer has not consumed enough yet. */
     public static final int BACK_PRESSURED = StreamSendRing.BACK_PRESSURED;
-    /** Frame types a consumer sees. */
-    public static final short DATA = FrameTypes.DATA;
-    public static final short COMPLETE = FrameTypes.COMPLETE;
-    public static final short ERROR = FrameTypes.ERROR;
-    public static final short OPEN = FrameTypes.OPEN;
-    /** Flags of a whole message in one frame. */
-    public static final byte WHOLE = (byte) 0xC0;
+    /** Frame types a consumer sees (see {@link FrameHeaderFlyweight}). */
+    public static final short DATA = FrameHeaderFlyweight.DATA;
+    public static final short COMPLETE = FrameHeaderFlyweight.COMPLETE;
+    public static final short ERROR = FrameHeaderFlyweight.ERROR;
+    public static final short OPEN = FrameHeaderFlyweight.OPEN;
+    /** Flags of a whole message in one frame ({@link FrameHeaderFlyweight#WHOLE}). */
+    public static final byte WHOLE = (byte) FrameHeaderFlyweight.WHOLE;
+    /** The control stream's slot: REQUEST_N, CANCEL and KEEPALIVE, written and read by the driver. */
+    static final int CONTROL_STREAM = 0;
 
     private final int id;
+    private final int maxStreams;
     private final StreamSendRing sendRing;
     private final StreamReceiveRing receiveRing;
     /** Messages this side's consumer asked for and the driver has not yet told the peer. */
@@ -36,9 +46,18 @@ public final class ProtocolStream {
     private long stashedDemand;
     private boolean stashedCancel;
     private volatile String consumerError;
+    // the producer's flyweights (one producer thread at a time)
+    private final OpenFrameFlyweight openOut = new OpenFrameFlyweight();
+    private final StreamControlFlyweight completeOut = new StreamControlFlyweight();
+    private final ErrorFrameFlyweight errorOut = new ErrorFrameFlyweight();
+    // the consumer's (one consumer thread at a time)
+    private final StreamControlFlyweight completeIn = new StreamControlFlyweight();
+    private final OpenFrameFlyweight openIn = new OpenFrameFlyweight();
 
-    ProtocolStream(final int id, final StreamSendRing sendRing, final StreamReceiveRing receiveRing) {
+    ProtocolStream(final int id, final int maxStreams, final StreamSendRing sendRing,
+                   final StreamReceiveRing receiveRing) {
         this.id = id;
+        this.maxStreams = maxStreams;
         this.sendRing = sendRing;
         this.receiveRing = receiveRing;
     }
@@ -70,57 +89,69 @@ public final class ProtocolStream {
         return sendRing.buffer();
     }
 
-    /** Publishes the claimed DATA frame. */
+    /**
+     * Publishes the claimed DATA frame.
+     *
+     * @param flags {@link FrameHeaderFlyweight#FIRST} and {@link FrameHeaderFlyweight#LAST} ({@link #WHOLE} for a
+     *              message in one frame)
+     */
     public void commit(final byte flags) {
-        sendRing.commit(FrameTypes.DATA, flags);
+        sendRing.commit(FrameHeaderFlyweight.DATA, flags);
     }
 
     /**
-     * Begins a new use of the stream: the OPEN frame goes first, before the request's data.
+     * Begins this use of the stream on the wire: the OPEN frame goes first, before the request's data. Call it after
+     * {@link #beginUse()}: the OPEN carries the use it begins as its correlation id, and grants no demand (initial
+     * request n 0: the opener's consumer grants demand with REQUEST_N).
      *
-     * @param kind what the opener asks for (1 fire-and-forget, 2 request/response, 3 request/stream, 4 channel)
+     * @param kind what the opener asks for, {@link OpenFrameFlyweight#FIRE_AND_FORGET} ..
+     *             {@link OpenFrameFlyweight#CHANNEL}
      * @return false if the ring has no room now: try again
      */
     public boolean open(final int kind) {
-        final int index = sendRing.claim(8);
+        final int index = sendRing.claim(OpenFrameFlyweight.LENGTH - HEADER_LENGTH);
         if (index < 0) {
             return false;
         }
-        sendRing.buffer().putInt(index, kind);
-        sendRing.buffer().putInt(index + 4, 0);
-        sendRing.commit(FrameTypes.OPEN, (byte) 0);
+        openOut.wrap(sendRing.buffer(), index - HEADER_LENGTH).write(id, kind, 0, use);
+        sendRing.commit(FrameHeaderFlyweight.OPEN, (byte) 0);
         return true;
     }
 
     /**
-     * Ends this side's direction of the stream, in order after its data.
+     * Ends this side's direction of the stream's current use, in order after its data.
      *
      * @return false if the ring has no room now: try again
      */
     public boolean complete() {
-        if (sendRing.claim(0) < 0) {
+        final int index = sendRing.claim(StreamControlFlyweight.LENGTH - HEADER_LENGTH);
+        if (index < 0) {
             return false;
         }
-        sendRing.commit(FrameTypes.COMPLETE, (byte) 0);
+        completeOut.wrap(sendRing.buffer(), index - HEADER_LENGTH).write(FrameHeaderFlyweight.COMPLETE, id, use);
+        sendRing.commit(FrameHeaderFlyweight.COMPLETE, (byte) 0);
         return true;
     }
 
     /**
-     * Ends this side's direction of the stream with an error the peer can read, in order after its data.
+     * Ends this side's direction of the stream with an error the peer can read, in order after its data. The message
+     * is cut (on a character boundary) to what one frame of this ring holds, at most
+     * {@link ErrorFrameFlyweight#MAX_MESSAGE_LENGTH} bytes of UTF-8; nothing is allocated.
      *
+     * @param code    the error code
+     * @param message what went wrong; null for nothing
      * @return false if the ring has no room now: try again
      */
-    public boolean error(final int code, final String message) {
-        final byte[] text = message.getBytes(StandardCharsets.UTF_8);
-        final int length = Math.min(text.length, 1024);
-        final int index = sendRing.claim(8 + length);
+    public boolean error(final int code, final CharSequence message) {
+        final int maxMessage = Math.min(ErrorFrameFlyweight.MAX_MESSAGE_LENGTH,
+            sendRing.maxPayload() + HEADER_LENGTH - ErrorFrameFlyweight.MESSAGE_OFFSET);
+        final int messageLength = ErrorFrameFlyweight.encodedLength(message, maxMessage);
+        final int index = sendRing.claim(ErrorFrameFlyweight.frameLength(messageLength) - HEADER_LENGTH);
         if (index < 0) {
             return false;
         }
-        sendRing.buffer().putInt(index, code);
-        sendRing.buffer().putInt(index + 4, length);
-        sendRing.buffer().putBytes(index + 8, text, 0, length);
-        sendRing.commit(FrameTypes.ERROR, (byte) 0);
+        errorOut.wrap(sendRing.buffer(), index - HEADER_LENGTH).write(id, code, message, maxMessage);
+        sendRing.commit(FrameHeaderFlyweight.ERROR, (byte) 0);
         return true;
     }
 
@@ -255,5 +286,37 @@ public final class ProtocolStream {
     /** @return the type of the next frame for the consumer, or -1 if none has arrived */
     public int peekType() {
         return receiveRing.peekType();
+    }
+
+    /**
+     * Checks an OPEN, COMPLETE or ERROR a {@link FrameConsumer} of this stream was handed, before any of its fields is
+     * read (the peer can rewrite a frame after its check on arrival): the body check of its flyweight; that it names
+     * this stream; that a COMPLETE belongs to the current use, and that an OPEN (read before {@link #beginUse()})
+     * begins the next. DATA needs no check here (its header was checked); any other type does not travel on a data
+     * stream. Consumer thread; allocates nothing.
+     *
+     * @param buffer the buffer the consumer was handed
+     * @param index  the payload index the consumer was handed (the frame starts
+     *               {@link FrameHeaderFlyweight#HEADER_LENGTH} bytes before)
+     * @param length the payload length the consumer was handed
+     * @param type   the frame type the consumer was handed
+     * @return a {@link FrameCheck} code; anything but {@link FrameCheck#OK} is a protocol error (report it with
+     *     {@link #consumerError(String)})
+     */
+    public int checkFrame(final DirectBuffer buffer, final int index, final int length, final short type) {
+        final int frame = index - HEADER_LENGTH;
+        final int frameLength = length + HEADER_LENGTH;
+        final int code = id == CONTROL_STREAM ? FrameCheck.WRONG_STREAM
+            : StreamReceiveRing.checkBody(buffer, frame, frameLength, type, id, maxStreams);
+        if (code != FrameCheck.OK) {
+            return code;
+        }
+        return switch (type) {
+            case FrameHeaderFlyweight.COMPLETE -> completeIn.wrap(buffer, frame).use() == use ? FrameCheck.OK
+                : FrameCheck.BAD_USE;
+            case FrameHeaderFlyweight.OPEN -> openIn.wrap(buffer, frame).correlationId() == use + 1L ? FrameCheck.OK
+                : FrameCheck.BAD_USE;
+            default -> FrameCheck.OK;
+        };
     }
 }

@@ -4,8 +4,8 @@ import java.nio.ByteOrder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * The private data of an rdma_cm reject: why this side refused a connection, in at most 56 bytes. Little-endian;
- * byte offsets on the right:
+ * The private data of an rdma_cm reject: why this side refused a connection, in at most {@link #MAX_LENGTH} = 104
+ * bytes. Little-endian; byte offsets on the right:
  *
  * <pre>
  *   0                   1                   2                   3
@@ -13,12 +13,18 @@ import org.agrona.concurrent.UnsafeBuffer;
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  *  |                 Magic = 0x4a525252 ("RRRJ")                   |  0
  *  +-------------------------------+-------------------------------+
- *  |          Version = 1          |     Reason Length (0..48)     |  4
+ *  |          Version = 1          |     Reason Length (0..96)     |  4
  *  +-------------------------------+-------------------------------+
  *  |                 Reason (printable ASCII)                     ...  8
  * ...                                                              |
  *  +---------------------------------------------------------------+
  * </pre>
+ *
+ * <p>A reject carries more private data than a connect request: rdma_cm delivers up to 148 bytes with a reject (an
+ * InfiniBand CM REJ's private data; RoCE uses the same CM), against 56 with a connect request, and the SPI says so
+ * ({@code DeviceLimits.maxRejectPrivateDataLength()}). 96 bytes of reason leave room to spare and hold every reason
+ * this side gives whole, the key words first; a longer one is cut. {@link #encode(String, int)} cuts it further for a
+ * device that carries less.
  *
  * <p>The reason layout is the same in every version, so {@link #decode(byte[])} reads any version. Connection setup
  * is the cold path: both methods allocate.
@@ -37,7 +43,7 @@ public final class RejectFlyweight {
     /** Offset of the reason's first byte. */
     public static final int REASON_OFFSET = 8;
     /** The longest reason, in bytes. */
-    public static final int MAX_REASON_LENGTH = 48;
+    public static final int MAX_REASON_LENGTH = 96;
     /** The longest reject private data. */
     public static final int MAX_LENGTH = REASON_OFFSET + MAX_REASON_LENGTH;
 
@@ -54,13 +60,30 @@ public final class RejectFlyweight {
      * the reason is cut at {@link #MAX_REASON_LENGTH} bytes.
      *
      * @param reason why; null for none
-     * @return the private data, {@code 8 + min(48, reason bytes)} bytes long
+     * @return the private data, {@code 8 + min(96, reason bytes)} bytes long
      */
     public static byte[] encode(final String reason) {
-        final byte[] text = new byte[MAX_REASON_LENGTH];
+        return encode(reason, MAX_LENGTH);
+    }
+
+    /**
+     * Encodes a reason as {@link #encode(String)} does, into at most {@code maxPrivateDataLength} bytes.
+     *
+     * @param reason               why; null for none
+     * @param maxPrivateDataLength the most private data the device carries with a reject, at least
+     *                             {@link #REASON_OFFSET}
+     * @return the private data, {@code 8 + min(96, maxPrivateDataLength - 8, reason bytes)} bytes long
+     */
+    public static byte[] encode(final String reason, final int maxPrivateDataLength) {
+        if (maxPrivateDataLength < REASON_OFFSET) {
+            throw new IllegalArgumentException("a reject needs " + REASON_OFFSET + " bytes of private data, the device "
+                + "carries " + maxPrivateDataLength);
+        }
+        final int maxReason = Math.min(MAX_REASON_LENGTH, maxPrivateDataLength - REASON_OFFSET);
+        final byte[] text = new byte[maxReason];
         int length = 0;
         if (reason != null) {
-            for (int i = 0; i < reason.length() && length < MAX_REASON_LENGTH; i++) {
+            for (int i = 0; i < reason.length() && length < maxReason; i++) {
                 final char c = reason.charAt(i);
                 if (Character.isHighSurrogate(c) && i + 1 < reason.length()
                     && Character.isLowSurrogate(reason.charAt(i + 1))) {
@@ -80,7 +103,7 @@ public final class RejectFlyweight {
 
     /**
      * Decodes the reason of a reject, if the private data is ours. Never throws: a reason length past the data or
-     * past 48 bytes is clamped, and bytes outside printable ASCII read as {@code '?'}. Bytes after the reason (rdma_cm
+     * past 96 bytes is clamped, and bytes outside printable ASCII read as {@code '?'}. Bytes after the reason (rdma_cm
      * may pad private data) are ignored.
      *
      * @param privateData the private data of a reject, possibly null or empty

@@ -18,7 +18,7 @@ import org.agrona.MutableDirectBuffer;
  *  +-------------------------------+---------------+---------------+
  *  |                           Stream Id                           |  8
  *  +---------------------------------------------------------------+
- *  |                          Reserved = 0                         | 12
+ *  |                              Use                              | 12
  *  +---------------------------------------------------------------+
  *  |                                                               | 16
  *  +                               N                               +
@@ -28,7 +28,9 @@ import org.agrona.MutableDirectBuffer;
  *
  * <p>{@code N} (long, &gt; 0) is demand added to what the stream's sender was granted before: the receiver of this
  * frame adds it to its running total (saturating at {@link Long#MAX_VALUE}, which means unbounded, as in Reactive
- * Streams). The stream id is the stream's slot number.
+ * Streams). The stream id is the stream's slot number. {@code Use} (int, &gt;= 0) says which use of the stream the
+ * demand belongs to: both sides count the OPEN frames of a stream (0 before the first), so a late REQUEST_N of a
+ * request that has ended never grants demand to the next request on the same slot.
  *
  * <p>A flyweight over the whole frame, header included: wrap it at the frame's first byte. No allocation, no
  * exception on a well-formed call; writers must wrap a {@link MutableDirectBuffer}.
@@ -37,10 +39,10 @@ public final class RequestNFlyweight {
 
     /** Offset of the stream id (int). */
     public static final int STREAM_ID_OFFSET = FrameHeaderFlyweight.HEADER_LENGTH;
-    /** Offset of the reserved int, which must be 0. */
-    public static final int RESERVED_OFFSET = STREAM_ID_OFFSET + Integer.BYTES;
+    /** Offset of the use of the stream the demand belongs to (int). */
+    public static final int USE_OFFSET = STREAM_ID_OFFSET + Integer.BYTES;
     /** Offset of n (long). */
-    public static final int N_OFFSET = RESERVED_OFFSET + Integer.BYTES;
+    public static final int N_OFFSET = USE_OFFSET + Integer.BYTES;
     /** The frame length of every REQUEST_N frame. */
     public static final int LENGTH = N_OFFSET + Long.BYTES;
 
@@ -72,14 +74,15 @@ public final class RequestNFlyweight {
      * Writes the whole frame: header ({@link #LENGTH}, {@link FrameHeaderFlyweight#REQUEST_N}, no flags) and body.
      *
      * @param streamId the stream's slot
+     * @param use      the use of the stream the demand belongs to, &gt;= 0
      * @param n        the demand to add, &gt; 0
      * @return this
      */
-    public RequestNFlyweight write(final int streamId, final long n) {
+    public RequestNFlyweight write(final int streamId, final int use, final long n) {
         final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
         FrameHeaderFlyweight.write(out, offset, LENGTH, FrameHeaderFlyweight.REQUEST_N, 0);
         out.putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
-        out.putInt(offset + RESERVED_OFFSET, 0, BYTE_ORDER);
+        out.putInt(offset + USE_OFFSET, use, BYTE_ORDER);
         out.putLong(offset + N_OFFSET, n, BYTE_ORDER);
         return this;
     }
@@ -95,6 +98,20 @@ public final class RequestNFlyweight {
      */
     public RequestNFlyweight streamId(final int streamId) {
         ((MutableDirectBuffer) buffer).putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
+        return this;
+    }
+
+    /** @return the use of the stream the demand belongs to */
+    public int use() {
+        return buffer.getInt(offset + USE_OFFSET, BYTE_ORDER);
+    }
+
+    /**
+     * @param use the use of the stream the demand belongs to, &gt;= 0
+     * @return this
+     */
+    public RequestNFlyweight use(final int use) {
+        ((MutableDirectBuffer) buffer).putInt(offset + USE_OFFSET, use, BYTE_ORDER);
         return this;
     }
 
@@ -114,7 +131,7 @@ public final class RequestNFlyweight {
 
     /**
      * Checks the body of a REQUEST_N frame whose header passed {@link FrameHeaderFlyweight#check}: the length is
-     * exactly {@link #LENGTH}, the stream id is in {@code [0, maxStreams)}, the reserved int is 0 and n &gt; 0. Reads
+     * exactly {@link #LENGTH}, the stream id is in {@code [0, maxStreams)}, the use is not negative and n &gt; 0. Reads
      * only {@code [index, index + frameLength)} and only once the length is right; never throws.
      *
      * @param buffer      the buffer holding the frame
@@ -132,8 +149,8 @@ public final class RequestNFlyweight {
         if (streamId < 0 || streamId >= maxStreams) {
             return FrameCheck.BAD_STREAM_ID;
         }
-        if (buffer.getInt(index + RESERVED_OFFSET, BYTE_ORDER) != 0) {
-            return FrameCheck.BAD_FLAGS;
+        if (buffer.getInt(index + USE_OFFSET, BYTE_ORDER) < 0) {
+            return FrameCheck.BAD_USE;
         }
         if (buffer.getLong(index + N_OFFSET, BYTE_ORDER) <= 0) {
             return FrameCheck.BAD_REQUEST_N;

@@ -6,22 +6,26 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * CANCEL, COMPLETE and CLOSE: a signal about one stream, with nothing but the stream id. Little-endian; byte offsets
- * from the frame's start on the right:
+ * CANCEL, COMPLETE and CLOSE: a signal about one use of one stream, with nothing but the stream id and the use.
+ * Little-endian; byte offsets from the frame's start on the right:
  *
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |                      Frame Length = 12                        |  0
+ *  |                      Frame Length = 16                        |  0
  *  +-------------------------------+---------------+---------------+
  *  | Type = CANCEL|COMPLETE|CLOSE  |   Flags = 0   |  Reserved = 0 |  4
  *  +-------------------------------+---------------+---------------+
  *  |                           Stream Id                           |  8
  *  +---------------------------------------------------------------+
- *  |                 padding to 16 (not counted)                   | 12
+ *  |                              Use                              | 12
  *  +---------------------------------------------------------------+
  * </pre>
+ *
+ * <p>{@code Use} (int, &gt;= 0) says which use of the stream the signal belongs to: both sides count the OPEN frames
+ * of a stream (0 before the first), so a late CANCEL of a request that has ended never cancels the next request on the
+ * same slot, and a COMPLETE can be matched to the request it ends.
  *
  * <p>A flyweight over the whole frame, header included: wrap it at the frame's first byte. No allocation, no
  * exception on a well-formed call; writers must wrap a {@link MutableDirectBuffer}.
@@ -30,8 +34,10 @@ public final class StreamControlFlyweight {
 
     /** Offset of the stream id (int). */
     public static final int STREAM_ID_OFFSET = FrameHeaderFlyweight.HEADER_LENGTH;
+    /** Offset of the use of the stream the signal belongs to (int). */
+    public static final int USE_OFFSET = STREAM_ID_OFFSET + Integer.BYTES;
     /** The frame length of every CANCEL, COMPLETE and CLOSE frame. */
-    public static final int LENGTH = STREAM_ID_OFFSET + Integer.BYTES;
+    public static final int LENGTH = USE_OFFSET + Integer.BYTES;
 
     private DirectBuffer buffer;
     private int offset;
@@ -63,14 +69,16 @@ public final class StreamControlFlyweight {
      * @param type     {@link FrameHeaderFlyweight#CANCEL}, {@link FrameHeaderFlyweight#COMPLETE} or
      *                 {@link FrameHeaderFlyweight#CLOSE}
      * @param streamId the stream's slot
+     * @param use      the use of the stream the signal belongs to, &gt;= 0
      * @return this
      */
-    public StreamControlFlyweight write(final short type, final int streamId) {
+    public StreamControlFlyweight write(final short type, final int streamId, final int use) {
         assert type == FrameHeaderFlyweight.CANCEL || type == FrameHeaderFlyweight.COMPLETE
             || type == FrameHeaderFlyweight.CLOSE : type;
         final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
         FrameHeaderFlyweight.write(out, offset, LENGTH, type, 0);
         out.putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
+        out.putInt(offset + USE_OFFSET, use, BYTE_ORDER);
         return this;
     }
 
@@ -93,10 +101,24 @@ public final class StreamControlFlyweight {
         return this;
     }
 
+    /** @return the use of the stream the signal belongs to */
+    public int use() {
+        return buffer.getInt(offset + USE_OFFSET, BYTE_ORDER);
+    }
+
+    /**
+     * @param use the use of the stream the signal belongs to, &gt;= 0
+     * @return this
+     */
+    public StreamControlFlyweight use(final int use) {
+        ((MutableDirectBuffer) buffer).putInt(offset + USE_OFFSET, use, BYTE_ORDER);
+        return this;
+    }
+
     /**
      * Checks the body of a CANCEL, COMPLETE or CLOSE frame whose header passed {@link FrameHeaderFlyweight#check}:
-     * the length is exactly {@link #LENGTH} and the stream id is in {@code [0, maxStreams)}. Reads only
-     * {@code [index, index + frameLength)} and only once the length is right; never throws.
+     * the length is exactly {@link #LENGTH}, the stream id is in {@code [0, maxStreams)} and the use is not negative.
+     * Reads only {@code [index, index + frameLength)} and only once the length is right; never throws.
      *
      * @param buffer      the buffer holding the frame
      * @param index       the frame's first byte
@@ -112,6 +134,9 @@ public final class StreamControlFlyweight {
         final int streamId = buffer.getInt(index + STREAM_ID_OFFSET, BYTE_ORDER);
         if (streamId < 0 || streamId >= maxStreams) {
             return FrameCheck.BAD_STREAM_ID;
+        }
+        if (buffer.getInt(index + USE_OFFSET, BYTE_ORDER) < 0) {
+            return FrameCheck.BAD_USE;
         }
         return FrameCheck.OK;
     }

@@ -69,7 +69,7 @@ final class StreamSendRing {
 
     /** @return the largest payload one frame can carry in this ring */
     int maxPayload() {
-        return capacity / 4 - FrameLayout.HEADER_LENGTH;
+        return capacity / 4 - FrameHeaderFlyweight.HEADER_LENGTH;
     }
 
     // ------------------------------------------------------------------------------------------------- producer
@@ -78,15 +78,17 @@ final class StreamSendRing {
      * Claims room for one frame.
      *
      * @param payloadLength bytes of payload, at most {@link #maxPayload()}
-     * @return the index of the frame's payload in {@link #buffer()}, or {@link #BACK_PRESSURED}
+     * @return the index of the frame's payload in {@link #buffer()} (the frame's header is the
+     *     {@link FrameHeaderFlyweight#HEADER_LENGTH} bytes before it, where a flyweight of a control frame is wrapped),
+     *     or {@link #BACK_PRESSURED}
      */
     int claim(final int payloadLength) {
         if (payloadLength < 0 || payloadLength > maxPayload()) {
             throw new IllegalArgumentException("payload of " + payloadLength + " bytes does not fit one frame of "
                 + "this ring (at most " + maxPayload() + "): fragment it");
         }
-        final int frameLength = FrameLayout.HEADER_LENGTH + payloadLength;
-        final int aligned = FrameLayout.align(frameLength);
+        final int frameLength = FrameHeaderFlyweight.HEADER_LENGTH + payloadLength;
+        final int aligned = FrameHeaderFlyweight.alignedLength(frameLength);
         final long position = producer.getPlain();
         final int index = (int) (position & mask);
         final int toEnd = capacity - index;
@@ -99,14 +101,12 @@ final class StreamSendRing {
             }
         }
         if (pad > 0) {
-            ring.putShort(index + FrameLayout.TYPE_OFFSET, FrameLayout.TYPE_PAD);
-            ring.putShort(index + FrameLayout.FLAGS_OFFSET, (short) 0);
-            ring.putInt(index, toEnd);
+            FrameHeaderFlyweight.write(ring, index, toEnd, FrameHeaderFlyweight.PAD, 0);
         }
         claimIndex = pad > 0 ? 0 : index;
         claimFrameLength = frameLength;
         claimEnd = end;
-        return claimIndex + FrameLayout.HEADER_LENGTH;
+        return claimIndex + FrameHeaderFlyweight.HEADER_LENGTH;
     }
 
     /** @return the ring's memory, where the claimed payload is written */
@@ -114,16 +114,19 @@ final class StreamSendRing {
         return ring;
     }
 
-    /** Publishes the claimed frame to the driver. */
+    /**
+     * Publishes the claimed frame to the driver, writing its header (the claimed length, the type, the flags, the
+     * reserved byte 0): the same header a control frame's flyweight already wrote, if one did.
+     *
+     * @param type  a {@link FrameHeaderFlyweight} frame type
+     * @param flags {@link FrameHeaderFlyweight#FIRST} and {@link FrameHeaderFlyweight#LAST} on DATA; 0 otherwise
+     */
     void commit(final short type, final byte flags) {
         final int index = claimIndex;
         if (index < 0) {
             throw new IllegalStateException("commit without a claim");
         }
-        ring.putShort(index + FrameLayout.TYPE_OFFSET, type);
-        ring.putByte(index + FrameLayout.FLAGS_OFFSET, flags);
-        ring.putByte(index + FrameLayout.FLAGS_OFFSET + 1, (byte) 0);
-        ring.putInt(index, claimFrameLength);
+        FrameHeaderFlyweight.write(ring, index, claimFrameLength, type, flags & 0xFF);
         claimIndex = -1;
         producer.setRelease(claimEnd);
     }
@@ -179,7 +182,7 @@ final class StreamSendRing {
         if (value > sent) {
             return ProtocolError.CREDIT_BEYOND_SENT;
         }
-        if ((value & (FrameLayout.ALIGNMENT - 1)) != 0) {
+        if ((value & (FrameHeaderFlyweight.ALIGNMENT - 1)) != 0) {
             return ProtocolError.CREDIT_MISALIGNED;
         }
         credited = value;

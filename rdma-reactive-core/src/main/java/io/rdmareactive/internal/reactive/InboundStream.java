@@ -2,11 +2,13 @@ package io.rdmareactive.internal.reactive;
 
 import io.rdmareactive.codec.Codec;
 import io.rdmareactive.internal.driver.DriverCounters;
+import io.rdmareactive.internal.protocol.ErrorFrameFlyweight;
+import io.rdmareactive.internal.protocol.FrameCheck;
 import io.rdmareactive.internal.protocol.FrameConsumer;
+import io.rdmareactive.internal.protocol.FrameHeaderFlyweight;
 import io.rdmareactive.internal.protocol.MessageAssembler;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,6 +43,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     private final Runnable onTerminal;
     private final DriverCounters counters;
     private final MessageAssembler assembler;
+    private final ErrorFrameFlyweight errorFrame = new ErrorFrameFlyweight();
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicLong requested = new AtomicLong();
     private final AtomicInteger wip = new AtomicInteger();
@@ -206,27 +209,44 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
         }
     }
 
+    /**
+     * A frame of this stream, in place (worker). DATA goes to the assembler; COMPLETE and ERROR end the stream once
+     * they pass {@link ProtocolStream#checkFrame}, and ERROR is read through {@link ErrorFrameFlyweight}. Anything else
+     * (an OPEN is taken by the connection before an inbound exists) is a protocol error that ends the connection.
+     */
     @Override
     public void onFrame(final AtomicBuffer buffer, final int index, final int length, final short type,
                         final byte flags) {
         switch (type) {
             case ProtocolStream.DATA -> assembler.onFrame(buffer, index, length, type, flags);
             case ProtocolStream.COMPLETE -> {
+                final int check = stream.checkFrame(buffer, index, length, type);
+                if (check != FrameCheck.OK) {
+                    protocolError("COMPLETE", check);
+                    return;
+                }
                 done = true;
                 subscriber.onComplete();
                 onTerminal.run();
             }
             case ProtocolStream.ERROR -> {
-                final int code = length >= 8 ? buffer.getInt(index) : 0;
-                final int textLength = length >= 8 ? Math.min(buffer.getInt(index + 4), length - 8) : 0;
-                final byte[] text = new byte[Math.max(0, textLength)];
-                buffer.getBytes(index + 8, text);
-                terminate(errors.remoteError(code, new String(text, StandardCharsets.UTF_8)));
+                final int check = stream.checkFrame(buffer, index, length, type);
+                if (check != FrameCheck.OK) {
+                    protocolError("ERROR", check);
+                    return;
+                }
+                errorFrame.wrap(buffer, index - FrameHeaderFlyweight.HEADER_LENGTH);
+                terminate(errors.remoteError(errorFrame.errorCode(), errorFrame.message()));
             }
-            default -> {
-                // OPEN is taken by the connection before an inbound exists; nothing else reaches a consumer
-            }
+            default -> protocolError("frame type " + type, FrameCheck.WRONG_STREAM);
         }
+    }
+
+    /** The peer broke the protocol on this stream: the driver ends the connection; the subscriber learns why. */
+    private void protocolError(final String frame, final int check) {
+        final String why = frame + ": " + FrameCheck.describe(check);
+        stream.consumerError(why);
+        terminate(errors.connectionFailed("protocol error: " + why));
     }
 
     private void onMessage(final DirectBuffer buffer, final int index, final int length) {

@@ -41,8 +41,8 @@ final class ShmConnectRequest implements ConnectRequest {
 
     @Override
     public QueuePair accept(final QueuePairOptions options, final byte[] answer) {
+        device.checkPrivateData(answer); // before answering: a rejected argument leaves the request to answer
         answerOnce();
-        device.checkPrivateData(answer);
         final ShmQueuePair queuePair = device.createQueuePair(options);
         try {
             final PeerView peer = PeerView.attach(device.directory(), peerDeviceId, peerQpNumber);
@@ -64,8 +64,8 @@ final class ShmConnectRequest implements ConnectRequest {
 
     @Override
     public void reject(final byte[] answer) {
+        device.checkRejectPrivateData(answer); // before answering: a rejected argument leaves the request to answer
         answerOnce();
-        device.checkPrivateData(answer);
         ShmListener.reject(channel, answer, "rejected by the listener");
     }
 

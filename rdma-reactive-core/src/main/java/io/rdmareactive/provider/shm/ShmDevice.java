@@ -42,6 +42,7 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 final class ShmDevice implements RdmaDevice {
 
     static final int MAX_PRIVATE_DATA = 56;
+    static final int MAX_REJECT_PRIVATE_DATA = 148;
     static final int MAX_QUEUE_PAIRS = 4096;
     static final int MAX_DEPTH = 1 << 16;
     static final int MAX_SGE = 16;
@@ -84,7 +85,7 @@ final class ShmDevice implements RdmaDevice {
         this.table.initialise();
         this.maxRegisteredBytes = maxRegisteredBytes;
         this.limits = new DeviceLimits(MAX_SGE, MAX_INLINE, MAX_DEPTH, MAX_CQ_CAPACITY, Integer.MAX_VALUE,
-            maxRegisteredBytes, MAX_PRIVATE_DATA);
+            maxRegisteredBytes, MAX_PRIVATE_DATA, MAX_REJECT_PRIVATE_DATA);
         this.monitor = new ConnectionMonitor(id);
     }
 
@@ -364,8 +365,16 @@ final class ShmDevice implements RdmaDevice {
     // ------------------------------------------------------------------------------------------------ connections
 
     void checkPrivateData(final byte[] privateData) {
-        if (privateData.length > MAX_PRIVATE_DATA) {
-            throw new IllegalArgumentException("private data holds at most " + MAX_PRIVATE_DATA + " bytes (as rdma_cm "
+        checkPrivateData(privateData, MAX_PRIVATE_DATA, "");
+    }
+
+    void checkRejectPrivateData(final byte[] privateData) {
+        checkPrivateData(privateData, MAX_REJECT_PRIVATE_DATA, "a reject's ");
+    }
+
+    private static void checkPrivateData(final byte[] privateData, final int limit, final String whose) {
+        if (privateData.length > limit) {
+            throw new IllegalArgumentException(whose + "private data holds at most " + limit + " bytes (as rdma_cm "
                 + "allows on verbs), not " + privateData.length + "; exchange larger data over the connection");
         }
     }

@@ -37,6 +37,11 @@ final class ConnectionPair implements AutoCloseable {
     }
 
     static ConnectionPair open(final ProtocolOptions options) {
+        return open(options, options);
+    }
+
+    /** A pair whose server and client are configured apart: the handshake agrees on what both use. */
+    static ConnectionPair open(final ProtocolOptions serverOptions, final ProtocolOptions clientOptions) {
         final Path directory;
         try {
             directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
@@ -49,9 +54,9 @@ final class ConnectionPair implements AutoCloseable {
         try (Listener listener = serverDevice.listen("protocol")) {
             final CompletableFuture<ProtocolConnection> accepted = CompletableFuture.supplyAsync(() -> {
                 final ConnectRequest request = listener.accept(Duration.ofSeconds(10));
-                return ProtocolConnection.accept(serverDevice, request, options);
+                return ProtocolConnection.accept(serverDevice, request, serverOptions);
             });
-            final ProtocolConnection client = ProtocolConnection.connect(clientDevice, "protocol", options,
+            final ProtocolConnection client = ProtocolConnection.connect(clientDevice, "protocol", clientOptions,
                 Duration.ofSeconds(10));
             return new ConnectionPair(directory, serverDevice, clientDevice, accepted.get(), client);
         } catch (final InterruptedException | ExecutionException ex) {

@@ -29,7 +29,7 @@ class ControlFramesTest {
     @Example
     void frameLengthsAreWhatTheLayoutsSay() {
         assertThat(RequestNFlyweight.LENGTH).isEqualTo(24);
-        assertThat(StreamControlFlyweight.LENGTH).isEqualTo(12);
+        assertThat(StreamControlFlyweight.LENGTH).isEqualTo(16);
         assertThat(OpenFrameFlyweight.LENGTH).isEqualTo(32);
         assertThat(KeepaliveFlyweight.LENGTH).isEqualTo(24);
         assertThat(ErrorFrameFlyweight.MIN_LENGTH).isEqualTo(18);
@@ -48,27 +48,31 @@ class ControlFramesTest {
     void requestNRoundTripsAtAnyOffset(
         @ForAll @IntRange(min = 0, max = 100) final int offset,
         @ForAll final int streamId,
+        @ForAll final int use,
         @ForAll final long n,
         @ForAll final byte fill) {
         final byte[] bytes = filled(offset + RequestNFlyweight.LENGTH + 16, fill);
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
 
-        new RequestNFlyweight().wrap(buffer, offset).write(streamId, n);
+        new RequestNFlyweight().wrap(buffer, offset).write(streamId, use, n);
 
         final RequestNFlyweight read = new RequestNFlyweight().wrap(buffer, offset);
         assertThat(read.streamId()).isEqualTo(streamId);
+        assertThat(read.use()).isEqualTo(use);
         assertThat(read.n()).isEqualTo(n);
         assertHeader(bytes, offset, RequestNFlyweight.LENGTH, FrameHeaderFlyweight.REQUEST_N);
         assertThat(le(bytes).getInt(offset + 8)).isEqualTo(streamId);
-        assertThat(le(bytes).getInt(offset + 12)).isZero();
+        assertThat(le(bytes).getInt(offset + 12)).isEqualTo(use);
         assertThat(le(bytes).getLong(offset + 16)).isEqualTo(n);
         assertUntouchedOutside(bytes, offset, offset + RequestNFlyweight.LENGTH, fill);
         assertThat(RequestNFlyweight.check(buffer, offset, RequestNFlyweight.LENGTH, MAX_STREAMS))
             .isEqualTo(streamId < 0 || streamId >= MAX_STREAMS ? FrameCheck.BAD_STREAM_ID
+                : use < 0 ? FrameCheck.BAD_USE
                 : n <= 0 ? FrameCheck.BAD_REQUEST_N : FrameCheck.OK);
 
-        read.streamId(3).n(7);
+        read.streamId(3).use(9).n(7);
         assertThat(read.streamId()).isEqualTo(3);
+        assertThat(read.use()).isEqualTo(9);
         assertThat(read.n()).isEqualTo(7);
         assertUntouchedOutside(bytes, offset, offset + RequestNFlyweight.LENGTH, fill);
     }
@@ -76,7 +80,7 @@ class ControlFramesTest {
     @Example
     void requestNChecks() {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final RequestNFlyweight frame = new RequestNFlyweight().wrap(buffer, 8).write(MAX_STREAMS - 1, 1);
+        final RequestNFlyweight frame = new RequestNFlyweight().wrap(buffer, 8).write(MAX_STREAMS - 1, 0, 1);
         assertThat(RequestNFlyweight.check(buffer, 8, 24, MAX_STREAMS)).isEqualTo(FrameCheck.OK);
         assertThat(RequestNFlyweight.check(buffer, 8, 23, MAX_STREAMS)).isEqualTo(FrameCheck.TOO_SHORT);
         assertThat(RequestNFlyweight.check(buffer, 8, 25, MAX_STREAMS)).isEqualTo(FrameCheck.TOO_LONG);
@@ -92,9 +96,13 @@ class ControlFramesTest {
         assertThat(RequestNFlyweight.check(buffer, 8, 24, MAX_STREAMS)).isEqualTo(FrameCheck.BAD_STREAM_ID);
         frame.streamId(-1);
         assertThat(RequestNFlyweight.check(buffer, 8, 24, MAX_STREAMS)).isEqualTo(FrameCheck.BAD_STREAM_ID);
-        frame.streamId(0);
-        buffer.putInt(8 + RequestNFlyweight.RESERVED_OFFSET, 1);
-        assertThat(RequestNFlyweight.check(buffer, 8, 24, MAX_STREAMS)).isEqualTo(FrameCheck.BAD_FLAGS);
+        frame.streamId(0).use(Integer.MAX_VALUE);
+        assertThat(RequestNFlyweight.check(buffer, 8, 24, MAX_STREAMS)).as("any use >= 0").isEqualTo(FrameCheck.OK);
+        frame.use(-1);
+        assertThat(RequestNFlyweight.check(buffer, 8, 24, MAX_STREAMS)).isEqualTo(FrameCheck.BAD_USE);
+        frame.use(Integer.MIN_VALUE).n(0);
+        assertThat(RequestNFlyweight.check(buffer, 8, 24, MAX_STREAMS)).as("the use is checked before n")
+            .isEqualTo(FrameCheck.BAD_USE);
     }
 
     // ---------------------------------------------------------------- CANCEL, COMPLETE, CLOSE
@@ -104,23 +112,28 @@ class ControlFramesTest {
         @ForAll @IntRange(min = 0, max = 100) final int offset,
         @ForAll("streamControlTypes") final short type,
         @ForAll final int streamId,
+        @ForAll final int use,
         @ForAll final byte fill) {
         final byte[] bytes = filled(offset + StreamControlFlyweight.LENGTH + 16, fill);
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
 
-        new StreamControlFlyweight().wrap(buffer, offset).write(type, streamId);
+        new StreamControlFlyweight().wrap(buffer, offset).write(type, streamId, use);
 
         final StreamControlFlyweight read = new StreamControlFlyweight().wrap(buffer, offset);
         assertThat(read.type()).isEqualTo(type);
         assertThat(read.streamId()).isEqualTo(streamId);
+        assertThat(read.use()).isEqualTo(use);
         assertHeader(bytes, offset, StreamControlFlyweight.LENGTH, type);
         assertThat(le(bytes).getInt(offset + 8)).isEqualTo(streamId);
+        assertThat(le(bytes).getInt(offset + 12)).isEqualTo(use);
         assertUntouchedOutside(bytes, offset, offset + StreamControlFlyweight.LENGTH, fill);
         assertThat(StreamControlFlyweight.check(buffer, offset, StreamControlFlyweight.LENGTH, MAX_STREAMS))
-            .isEqualTo(streamId < 0 || streamId >= MAX_STREAMS ? FrameCheck.BAD_STREAM_ID : FrameCheck.OK);
+            .isEqualTo(streamId < 0 || streamId >= MAX_STREAMS ? FrameCheck.BAD_STREAM_ID
+                : use < 0 ? FrameCheck.BAD_USE : FrameCheck.OK);
 
-        read.streamId(5);
+        read.streamId(5).use(6);
         assertThat(read.streamId()).isEqualTo(5);
+        assertThat(read.use()).isEqualTo(6);
         assertUntouchedOutside(bytes, offset, offset + StreamControlFlyweight.LENGTH, fill);
     }
 
@@ -133,16 +146,21 @@ class ControlFramesTest {
     void streamControlChecks() {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[32]);
         final StreamControlFlyweight frame = new StreamControlFlyweight().wrap(buffer, 8)
-            .write(FrameHeaderFlyweight.CANCEL, 0);
-        assertThat(StreamControlFlyweight.check(buffer, 8, 12, MAX_STREAMS)).isEqualTo(FrameCheck.OK);
-        assertThat(StreamControlFlyweight.check(buffer, 8, 11, MAX_STREAMS)).isEqualTo(FrameCheck.TOO_SHORT);
-        assertThat(StreamControlFlyweight.check(buffer, 8, 16, MAX_STREAMS)).as("the aligned length is not the length")
-            .isEqualTo(FrameCheck.TOO_LONG);
-        assertThat(StreamControlFlyweight.check(buffer, 24, 12, MAX_STREAMS)).isEqualTo(FrameCheck.OUT_OF_RANGE);
-        frame.streamId(MAX_STREAMS);
-        assertThat(StreamControlFlyweight.check(buffer, 8, 12, MAX_STREAMS)).isEqualTo(FrameCheck.BAD_STREAM_ID);
+            .write(FrameHeaderFlyweight.CANCEL, 0, 0);
+        assertThat(StreamControlFlyweight.check(buffer, 8, 16, MAX_STREAMS)).isEqualTo(FrameCheck.OK);
+        assertThat(StreamControlFlyweight.check(buffer, 8, 15, MAX_STREAMS)).isEqualTo(FrameCheck.TOO_SHORT);
+        assertThat(StreamControlFlyweight.check(buffer, 8, 12, MAX_STREAMS)).as("version 1's old length")
+            .isEqualTo(FrameCheck.TOO_SHORT);
+        assertThat(StreamControlFlyweight.check(buffer, 8, 17, MAX_STREAMS)).isEqualTo(FrameCheck.TOO_LONG);
+        assertThat(StreamControlFlyweight.check(buffer, 24, 16, MAX_STREAMS)).isEqualTo(FrameCheck.OUT_OF_RANGE);
+        frame.use(Integer.MAX_VALUE);
+        assertThat(StreamControlFlyweight.check(buffer, 8, 16, MAX_STREAMS)).as("any use >= 0").isEqualTo(FrameCheck.OK);
+        frame.use(-1);
+        assertThat(StreamControlFlyweight.check(buffer, 8, 16, MAX_STREAMS)).isEqualTo(FrameCheck.BAD_USE);
+        frame.use(0).streamId(MAX_STREAMS);
+        assertThat(StreamControlFlyweight.check(buffer, 8, 16, MAX_STREAMS)).isEqualTo(FrameCheck.BAD_STREAM_ID);
         frame.streamId(Integer.MIN_VALUE);
-        assertThat(StreamControlFlyweight.check(buffer, 8, 12, MAX_STREAMS)).isEqualTo(FrameCheck.BAD_STREAM_ID);
+        assertThat(StreamControlFlyweight.check(buffer, 8, 16, MAX_STREAMS)).isEqualTo(FrameCheck.BAD_STREAM_ID);
     }
 
     // ---------------------------------------------------------------- OPEN
@@ -270,9 +288,9 @@ class ControlFramesTest {
 
     static final List<Body> BODIES = List.of(
         new Body("REQUEST_N", RequestNFlyweight::check, RequestNFlyweight.LENGTH,
-            (b, i, s, v) -> new RequestNFlyweight().wrap(b, i).write(s, v)),
+            (b, i, s, v) -> new RequestNFlyweight().wrap(b, i).write(s, (int) (v >> 2), v)),
         new Body("CANCEL", StreamControlFlyweight::check, StreamControlFlyweight.LENGTH,
-            (b, i, s, v) -> new StreamControlFlyweight().wrap(b, i).write(FrameHeaderFlyweight.CANCEL, s)),
+            (b, i, s, v) -> new StreamControlFlyweight().wrap(b, i).write(FrameHeaderFlyweight.CANCEL, s, (int) v)),
         new Body("OPEN", OpenFrameFlyweight::check, OpenFrameFlyweight.LENGTH,
             (b, i, s, v) -> new OpenFrameFlyweight().wrap(b, i).write(s, (int) (v % 6), v >> 3, v)),
         new Body("KEEPALIVE", (buffer, index, frameLength, maxStreams) ->
@@ -299,7 +317,7 @@ class ControlFramesTest {
         Statistics.label("body").collect(hostile.body.name, FrameCheck.describe(code));
         assertThat(code).isIn(FrameCheck.OK, FrameCheck.TOO_SHORT, FrameCheck.TOO_LONG, FrameCheck.BAD_FLAGS,
             FrameCheck.BAD_STREAM_ID, FrameCheck.BAD_REQUEST_N, FrameCheck.BAD_KIND, FrameCheck.BAD_MESSAGE_LENGTH,
-            FrameCheck.BAD_POSITION, FrameCheck.OUT_OF_RANGE);
+            FrameCheck.BAD_POSITION, FrameCheck.OUT_OF_RANGE, FrameCheck.BAD_USE);
         if (code == FrameCheck.OK) {
             final ByteBuffer frame = le(hostile.bytes);
             final int index = hostile.index;
@@ -315,7 +333,11 @@ class ControlFramesTest {
                 assertThat(hostile.frameLength).isEqualTo(hostile.body.length);
             }
             if (hostile.body.name.equals("REQUEST_N")) {
+                assertThat(frame.getInt(index + 12)).as("use").isNotNegative();
                 assertThat(frame.getLong(index + 16)).isPositive();
+            }
+            if (hostile.body.name.equals("CANCEL")) {
+                assertThat(frame.getInt(index + 12)).as("use").isNotNegative();
             }
             if (hostile.body.name.equals("OPEN")) {
                 assertThat(frame.getInt(index + 12)).isBetween(1, 4);

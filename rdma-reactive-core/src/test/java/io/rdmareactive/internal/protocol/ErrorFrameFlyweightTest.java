@@ -52,6 +52,25 @@ class ErrorFrameFlyweightTest {
             .isEqualTo(FrameCheck.OK);
     }
 
+    @Property(tries = 500)
+    void cutsAtAGivenMaximumAndTellsTheLengthBeforeWriting(
+        @ForAll @IntRange(min = 0, max = ErrorFrameFlyweight.MAX_MESSAGE_LENGTH) final int max,
+        @ForAll @StringLength(max = 1500) final String message,
+        @ForAll final byte fill) {
+        final byte[] bytes = filled(ErrorFrameFlyweight.MAX_LENGTH + 16, fill);
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        final byte[] expected = utf8Prefix(message, max);
+
+        assertThat(ErrorFrameFlyweight.encodedLength(message, max)).isEqualTo(expected.length);
+        final ErrorFrameFlyweight frame = new ErrorFrameFlyweight().wrap(buffer, 0).write(3, 4, message, max);
+
+        assertThat(frame.frameLength()).isEqualTo(ErrorFrameFlyweight.frameLength(expected.length));
+        assertThat(frame.message()).isEqualTo(new String(expected, StandardCharsets.UTF_8));
+        assertUntouchedOutside(bytes, 0, ErrorFrameFlyweight.frameLength(expected.length), fill);
+        assertThat(ErrorFrameFlyweight.check(buffer, 0, frame.frameLength(), MAX_STREAMS)).isEqualTo(FrameCheck.OK);
+        assertThat(ErrorFrameFlyweight.encodedLength(null, max)).isZero();
+    }
+
     /** What Java's own encoder makes of the longest prefix of whole code points that fits: the expected bytes. */
     private static byte[] utf8Prefix(final String message, final int limit) {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();

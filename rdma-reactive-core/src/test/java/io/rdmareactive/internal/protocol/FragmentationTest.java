@@ -59,18 +59,18 @@ class FragmentationTest {
         final MessageAssembler.MessageHandler ignore = (buffer, index, length) -> { };
 
         final MessageAssembler middleFirst = new MessageAssembler(1024, ignore);
-        middleFirst.onFrame(frame, 0, 16, FrameTypes.DATA, (byte) 0);
+        middleFirst.onFrame(frame, 0, 16, FrameHeaderFlyweight.DATA, (byte) 0);
         assertThat(middleFirst.error()).contains("outside a message");
 
         final MessageAssembler twoBeginnings = new MessageAssembler(1024, ignore);
-        twoBeginnings.onFrame(frame, 0, 16, FrameTypes.DATA, MessageFragmenter.FIRST);
-        twoBeginnings.onFrame(frame, 0, 16, FrameTypes.DATA, MessageFragmenter.FIRST);
+        twoBeginnings.onFrame(frame, 0, 16, FrameHeaderFlyweight.DATA, MessageFragmenter.FIRST);
+        twoBeginnings.onFrame(frame, 0, 16, FrameHeaderFlyweight.DATA, MessageFragmenter.FIRST);
         assertThat(twoBeginnings.error()).contains("began before the previous one ended");
 
         final MessageAssembler tooLong = new MessageAssembler(1024, ignore);
-        tooLong.onFrame(frame, 0, 64, FrameTypes.DATA, MessageFragmenter.FIRST);
+        tooLong.onFrame(frame, 0, 64, FrameHeaderFlyweight.DATA, MessageFragmenter.FIRST);
         for (int i = 0; i < 20 && tooLong.error() == null; i++) {
-            tooLong.onFrame(frame, 0, 64, FrameTypes.DATA, (byte) 0);
+            tooLong.onFrame(frame, 0, 64, FrameHeaderFlyweight.DATA, (byte) 0);
         }
         assertThat(tooLong.error()).contains("past the maximum of 1024 bytes");
     }

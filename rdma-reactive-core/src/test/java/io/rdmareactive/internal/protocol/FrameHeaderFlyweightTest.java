@@ -184,13 +184,13 @@ class FrameHeaderFlyweightTest {
     @Example
     void everyCodeHasItsOwnDescription() {
         final Set<String> descriptions = new HashSet<>();
-        for (int code = FrameCheck.OK; code <= FrameCheck.OUT_OF_RANGE; code++) {
+        for (int code = FrameCheck.OK; code <= FrameCheck.LAST; code++) {
             assertThat(FrameHeaderFlyweight.describe(code)).isNotBlank().isEqualTo(FrameCheck.describe(code));
             descriptions.add(FrameCheck.describe(code));
         }
-        assertThat(descriptions).hasSize(FrameCheck.OUT_OF_RANGE + 1);
+        assertThat(descriptions).hasSize(FrameCheck.LAST + 1);
         assertThat(FrameCheck.describe(-1)).contains("unknown");
-        assertThat(FrameCheck.describe(FrameCheck.OUT_OF_RANGE + 1)).contains("unknown");
+        assertThat(FrameCheck.describe(FrameCheck.LAST + 1)).contains("unknown");
     }
 
     /**

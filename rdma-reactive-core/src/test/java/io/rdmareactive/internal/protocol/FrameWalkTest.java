@@ -146,14 +146,14 @@ class FrameWalkTest {
                 ring.setMemory(index + 8, (int) spec.value, (byte) spec.streamId);
             }
             case FrameHeaderFlyweight.REQUEST_N -> new RequestNFlyweight().wrap(ring, index).write(spec.streamId,
-                spec.value);
+                spec.streamId + 1, spec.value);
             case FrameHeaderFlyweight.ERROR -> new ErrorFrameFlyweight().wrap(ring, index).write(spec.streamId,
                 (int) spec.value, "e".repeat((int) spec.value));
             case FrameHeaderFlyweight.OPEN -> new OpenFrameFlyweight().wrap(ring, index).write(spec.streamId,
                 OpenFrameFlyweight.REQUEST_STREAM, spec.value, -spec.value);
             case FrameHeaderFlyweight.KEEPALIVE -> new KeepaliveFlyweight().wrap(ring, index).write(-spec.value,
                 spec.value);
-            default -> new StreamControlFlyweight().wrap(ring, index).write(spec.type, spec.streamId);
+            default -> new StreamControlFlyweight().wrap(ring, index).write(spec.type, spec.streamId, spec.streamId + 2);
         }
     }
 
@@ -170,6 +170,7 @@ class FrameWalkTest {
             }
             case FrameHeaderFlyweight.REQUEST_N -> {
                 final RequestNFlyweight frame = new RequestNFlyweight().wrap(ring, index);
+                assertThat(frame.use()).isEqualTo(frame.streamId() + 1);
                 yield new Spec(type, 0, frame.streamId(), frame.n());
             }
             case FrameHeaderFlyweight.ERROR -> {
@@ -187,7 +188,11 @@ class FrameWalkTest {
                 assertThat(frame.timestampNanos()).isEqualTo(-frame.lastReceivedPosition());
                 yield new Spec(type, 0, 0, frame.lastReceivedPosition());
             }
-            default -> new Spec(type, 0, new StreamControlFlyweight().wrap(ring, index).streamId(), 0);
+            default -> {
+                final StreamControlFlyweight frame = new StreamControlFlyweight().wrap(ring, index);
+                assertThat(frame.use()).isEqualTo(frame.streamId() + 2);
+                yield new Spec(type, 0, frame.streamId(), 0);
+            }
         };
     }
 

@@ -91,8 +91,8 @@ class HandshakeFlyweightTest {
         assertThat(validate(buffer, 0, 56))
             .isEqualTo("ring capacity 5000 is not a power of two between 4096 and 16777216");
         handshake.write(2, 4096, 1 << 20, 7, 0, 100);
-        assertThat(validate(buffer, 0, 56)).isEqualTo("receive region of 100 bytes is smaller than the 2 rings x "
-            + "4096 bytes and 2 credit lines x 64 bytes (8320 bytes) it must hold");
+        assertThat(validate(buffer, 0, 56)).isEqualTo("receive region of 100 bytes is smaller than the 8320 bytes it "
+            + "must hold (2 rings of 4096 bytes, 2 credit lines of 64)");
         handshake.write(1, 4096, 1 << 20, 7, 0, 1L << 40);
         assertThat(validate(buffer, 0, 56)).isEqualTo("max streams 1 is not between 2 and 1024");
         handshake.write(2, 4096, 1023, 7, 0, 1L << 40);
@@ -104,7 +104,8 @@ class HandshakeFlyweightTest {
         buffer.putShort(HandshakeFlyweight.RESERVED_OFFSET, (short) 0x100, HandshakeFlyweight.BYTE_ORDER);
         assertThat(validate(buffer, 0, 56)).isEqualTo("handshake reserved field is 0x100 (must be 0)");
         buffer.putInt(0, RejectFlyweight.MAGIC, HandshakeFlyweight.BYTE_ORDER);
-        assertThat(validate(buffer, 0, 56)).startsWith("private data does not start with the RRP1 magic (found 0x4a525252)");
+        assertThat(validate(buffer, 0, 56))
+            .isEqualTo("not an rdma-reactive handshake: private data starts with 0x4a525252, not the RRP1 magic");
         assertThat(validate(buffer, 20, 40)).startsWith("private data range [20, 60) lies outside the buffer");
         assertThat(validate(buffer, -1, 40)).contains("outside the buffer");
         assertThat(validate(null, 0, 40)).isEqualTo("no private data");
@@ -157,6 +158,8 @@ class HandshakeFlyweightTest {
             assertThat(reason).isNull();
         } else {
             assertThat(reason).isNotNull().contains(expected);
+            assertThat(RejectFlyweight.decode(RejectFlyweight.encode(reason)))
+                .as("what a reject carries of the reason to the peer").contains(expected);
         }
     }
 
@@ -180,7 +183,7 @@ class HandshakeFlyweightTest {
         } else if (f.maxMessageLength < 1024 || f.maxMessageLength > (1 << 30)) {
             return new String[] {"max message length", "length " + f.maxMessageLength + " "};
         } else if (f.regionLength < required) {
-            return new String[] {"receive region of", f.regionLength + " bytes", "(" + required + " bytes)"};
+            return new String[] {"receive region of", f.regionLength + " bytes", "the " + required + " bytes"};
         }
         return null;
     }

@@ -41,15 +41,41 @@ class HostilePeerTest {
         Duration.ofSeconds(5));
 
     enum Attack {
-        GARBAGE_FRAME(buffer -> buffer.setMemory(0, 64, (byte) 0x5A), 1, 64, "malformed frame"),
+        GARBAGE_FRAME(buffer -> buffer.setMemory(0, 64, (byte) 0x5A), 1, 64, "malformed frame (frame type is not known)"),
         IMPOSSIBLE_LENGTH(buffer -> {
             buffer.putInt(0, 1 << 30);
             buffer.putShort(4, (short) 1);
-        }, 1, 64, "malformed frame"),
+        }, 1, 64, "malformed frame (frame runs past"),
         UNKNOWN_TYPE(buffer -> {
             buffer.putInt(0, 16);
             buffer.putShort(4, (short) 999);
-        }, 1, 16, "malformed frame"),
+        }, 1, 16, "malformed frame (frame type is not known)"),
+        REQUEST_N_OF_ZERO(buffer -> new RequestNFlyweight().wrap(buffer, 0).write(1, 0, 0), 0,
+            RequestNFlyweight.LENGTH, "malformed frame (request n is not positive"),
+        REQUEST_N_OF_MINUS_ONE(buffer -> new RequestNFlyweight().wrap(buffer, 0).write(1, 0, -1), 0,
+            RequestNFlyweight.LENGTH, "malformed frame (request n is not positive"),
+        REQUEST_N_OF_A_NEGATIVE_USE(buffer -> new RequestNFlyweight().wrap(buffer, 0).write(1, -1, 5), 0,
+            RequestNFlyweight.LENGTH, "malformed frame (use is negative"),
+        REQUEST_N_FOR_A_USE_NOT_BEGUN(buffer -> new RequestNFlyweight().wrap(buffer, 0).write(2, 2, 5), 0,
+            RequestNFlyweight.LENGTH, "(REQUEST_N for use 2 of stream 2, which is at use 0)"),
+        REQUEST_N_FOR_THE_CONTROL_STREAM(buffer -> new RequestNFlyweight().wrap(buffer, 0).write(0, 0, 5), 0,
+            RequestNFlyweight.LENGTH, "malformed frame (stream id is outside"),
+        CANCEL_OF_A_NEGATIVE_USE(buffer -> new StreamControlFlyweight().wrap(buffer, 0)
+            .write(FrameHeaderFlyweight.CANCEL, 1, Integer.MIN_VALUE), 0, StreamControlFlyweight.LENGTH,
+            "malformed frame (use is negative"),
+        DATA_ON_THE_CONTROL_STREAM(buffer -> new FrameHeaderFlyweight().wrap(buffer, 0)
+            .header(16, FrameHeaderFlyweight.DATA, FrameHeaderFlyweight.WHOLE), 0, 16,
+            "malformed frame (frame type does not travel on this stream"),
+        OPEN_OF_AN_UNKNOWN_KIND(buffer -> new OpenFrameFlyweight().wrap(buffer, 0).write(2, 9, 0, 1), 2,
+            OpenFrameFlyweight.LENGTH, "malformed frame (interaction kind is not known) on stream 2"),
+        OPEN_NAMING_ANOTHER_STREAM(buffer -> new OpenFrameFlyweight().wrap(buffer, 0)
+            .write(3, OpenFrameFlyweight.REQUEST_RESPONSE, 0, 1), 2, OpenFrameFlyweight.LENGTH,
+            "malformed frame (stream id is outside [0, maxStreams), or not one this frame may name) on stream 2"),
+        KEEPALIVE_ON_A_DATA_STREAM(buffer -> new KeepaliveFlyweight().wrap(buffer, 0).write(1, 0), 1,
+            KeepaliveFlyweight.LENGTH, "malformed frame (frame type does not travel on this stream"),
+        CLOSE_IN_VERSION_1(buffer -> new StreamControlFlyweight().wrap(buffer, 0)
+            .write(FrameHeaderFlyweight.CLOSE, 1, 0), 1, StreamControlFlyweight.LENGTH,
+            "malformed frame (frame type does not travel on this stream"),
         ADVANCE_BEYOND_THE_RING(buffer -> { }, 1, 8192 + 64, "beyond the room it was given"),
         EMPTY_ADVANCE(buffer -> { }, 1, 0, "by nothing"),
         UNKNOWN_STREAM(buffer -> { }, 9, 64, "stream that does not exist"),
@@ -106,9 +132,9 @@ class HostilePeerTest {
                 Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             final CompletionQueue cq = rogueDevice.createCompletionQueue(64);
             final QueuePair rogue = rogueDevice.connect("victim", QueuePairOptions.builder(cq, cq).build(),
-                ProtocolConnection.Handshake.of(OPTIONS, rogueMemory).encode(), Duration.ofSeconds(10));
+                handshake(OPTIONS, rogueMemory), Duration.ofSeconds(10));
             final ProtocolConnection victim = victimSide.get();
-            final ProtocolConnection.Handshake target = ProtocolConnection.Handshake.decode(rogue.peerPrivateData());
+            final HandshakeFlyweight target = new HandshakeFlyweight().wrap(new UnsafeBuffer(rogue.peerPrivateData()), 0);
             victim.doWork(System.nanoTime()); // posts its receives and grants them
 
             final UnsafeBuffer scratch = new UnsafeBuffer(rogueMemory.buffer(), 0, 4096);
@@ -119,13 +145,14 @@ class HostilePeerTest {
                 scratch.putLong(0, 4096);
                 send.clear().add(1, WorkRequestOpcode.RDMA_WRITE, SendFlags.SIGNALED)
                     .sge(rogueMemory.address(), 8, rogueMemory.lkey())
-                    .remote(target.regionAddress() + ConnectionLayout.lineOffset(1, 4, 8192), target.regionRkey());
+                    .remote(target.receiveRegionAddress() + HandshakeFlyweight.creditOffset(1, 4, 8192),
+                        target.receiveRegionRkey());
             } else {
-                final long ring = ConnectionLayout.ringOffset(Math.min(attack.stream, 3), 8192);
+                final long ring = HandshakeFlyweight.ringOffset(Math.min(attack.stream, 3), 8192);
                 send.clear().add(1, WorkRequestOpcode.RDMA_WRITE_WITH_IMM, SendFlags.SIGNALED)
                     .sge(rogueMemory.address(), 64, rogueMemory.lkey())
-                    .remote(target.regionAddress() + ring, target.regionRkey())
-                    .immediate(Immediate.encode(attack.stream, attack.advance));
+                    .remote(target.receiveRegionAddress() + ring, target.receiveRegionRkey())
+                    .immediate(rawImmediate(attack.stream, attack.advance));
             }
             rogue.postSend(send);
 
@@ -159,6 +186,19 @@ class HostilePeerTest {
         }
     }
 
+    /** A handshake offering {@code memory} as the receive region, as an honest peer writes it. */
+    private static byte[] handshake(final ProtocolOptions options, final MemoryRegion memory) {
+        final byte[] privateData = new byte[HandshakeFlyweight.LENGTH];
+        new HandshakeFlyweight().wrap(new UnsafeBuffer(privateData), 0).write(options.maxStreams(),
+            options.ringCapacity(), options.maxMessageLength(), memory.rkey(), memory.address(), memory.length());
+        return privateData;
+    }
+
+    /** An immediate as a hostile peer may make it: ImmediateCodec.encode asserts what an honest sender keeps to. */
+    private static int rawImmediate(final int stream, final int advance) {
+        return (stream << ImmediateCodec.ADVANCE_BITS) | (advance / ImmediateCodec.ADVANCE_UNIT);
+    }
+
     @Test
     void aPeerOfAnotherVersionIsRefusedWithAReasonBothSidesRead() throws Exception {
         try (Listener listener = victimDevice.listen("versions")) {
@@ -173,14 +213,16 @@ class HostilePeerTest {
             });
             final MemoryRegion memory = rogueDevice.allocateRegion(OPTIONS.remoteRegionLength(),
                 Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-            final byte[] handshake = ProtocolConnection.Handshake.of(OPTIONS, memory).encode();
-            handshake[4] = 2; // protocol version 2
+            final byte[] handshake = handshake(OPTIONS, memory);
+            new UnsafeBuffer(handshake).putShort(HandshakeFlyweight.VERSION_OFFSET, (short) 2,
+                HandshakeFlyweight.BYTE_ORDER);
             final CompletionQueue cq = rogueDevice.createCompletionQueue(16);
             assertThatThrownBy(() -> rogueDevice.connect("versions", QueuePairOptions.builder(cq, cq).build(),
                 handshake, Duration.ofSeconds(10)))
-                .satisfies(ex -> assertThat(ProtocolConnection.Handshake.decodeReject(
+                .satisfies(ex -> assertThat(RejectFlyweight.decode(
                     ((io.rdmareactive.spi.ConnectionRejectedException) ex).privateData()))
-                    .contains("protocol version 2 is not supported"));
+                    .as("the reason, whole, as the client reads it")
+                    .isEqualTo("protocol version 2 is not supported (this side speaks 1)"));
             assertThat(server.get()).hasMessageContaining("protocol version 2 is not supported (this side speaks 1)");
             cq.close();
             memory.close();

@@ -125,16 +125,20 @@ class ProtocolConnectionTest {
             assertThat(producer.error(3, "upstream failed: disk full")).isTrue();
             pair.pump();
             final List<String> seen = new ArrayList<>();
+            final ErrorFrameFlyweight error = new ErrorFrameFlyweight();
             while (consumer.poll((buffer, at, length, type, flags) -> seen.add(switch (type) {
-                case FrameTypes.DATA -> "data " + buffer.getInt(at);
-                case FrameTypes.ERROR -> "error " + buffer.getInt(at) + " " + buffer.getStringWithoutLengthUtf8(at + 8,
-                    buffer.getInt(at + 4));
-                case FrameTypes.COMPLETE -> "complete";
+                case FrameHeaderFlyweight.DATA -> "data " + buffer.getInt(at);
+                case FrameHeaderFlyweight.ERROR -> {
+                    assertThat(consumer.checkFrame(buffer, at, length, type)).isEqualTo(FrameCheck.OK);
+                    error.wrap(buffer, at - FrameHeaderFlyweight.HEADER_LENGTH);
+                    yield "error " + error.errorCode() + " " + error.message() + " on " + error.streamId();
+                }
+                case FrameHeaderFlyweight.COMPLETE -> "complete";
                 default -> "type " + type;
             }))) {
                 pair.pump();
             }
-            assertThat(seen).containsExactly("data 77", "error 3 upstream failed: disk full");
+            assertThat(seen).containsExactly("data 77", "error 3 upstream failed: disk full on 2");
 
             assertThat(producer.isCancelledByPeer()).isFalse();
             consumer.cancel();
@@ -143,10 +147,92 @@ class ProtocolConnectionTest {
             assertThat(pair.client.stream(3).complete()).isTrue();
             pair.pump();
             final List<Short> types = new ArrayList<>();
-            pair.server.stream(3).poll((buffer, at, length, type, flags) -> types.add(type));
-            assertThat(types).containsExactly(FrameTypes.COMPLETE);
+            final ProtocolStream ended = pair.server.stream(3);
+            ended.poll((buffer, at, length, type, flags) -> {
+                types.add(type);
+                assertThat(ended.checkFrame(buffer, at, length, type)).isEqualTo(FrameCheck.OK);
+                final StreamControlFlyweight complete = new StreamControlFlyweight()
+                    .wrap(buffer, at - FrameHeaderFlyweight.HEADER_LENGTH);
+                assertThat(complete.streamId()).isEqualTo(3);
+                assertThat(complete.use()).isZero();
+            });
+            assertThat(types).containsExactly(FrameHeaderFlyweight.COMPLETE);
             assertThat(pair.server.error()).isNull();
             assertThat(pair.client.error()).isNull();
+        }
+    }
+
+    @Test
+    void aControlFrameRewrittenAfterItsCheckEndsTheConnection() {
+        try (ConnectionPair pair = ConnectionPair.open(SMALL)) {
+            // play the peer: a KEEPALIVE arrives in the server's control ring and passes its check on arrival...
+            final StreamReceiveRing control = pair.server.slot(0).receiveRing();
+            new KeepaliveFlyweight().wrap(control.buffer(), 0).write(1, 0);
+            assertThat(control.onAdvance(KeepaliveFlyweight.LENGTH)).isEqualTo(ProtocolError.NONE);
+            // ...and is rewritten before the driver reads it
+            control.buffer().putInt(0, 1 << 20, FrameHeaderFlyweight.BYTE_ORDER);
+
+            pair.server.doWork(System.nanoTime());
+
+            assertThat(pair.server.error()).as("a corrupted control stream would stall every stream")
+                .isEqualTo("the peer wrote a malformed frame on stream 0 (a checked frame changed before it was read)");
+        }
+    }
+
+    @Test
+    void openAndCompleteAreCheckedAgainstTheUseOfTheStreamWhereTheyAreRead() {
+        try (ConnectionPair pair = ConnectionPair.open(SMALL)) {
+            final ProtocolStream opener = pair.client.stream(3);
+            final ProtocolStream server = pair.server.stream(3);
+            final List<String> seen = new ArrayList<>();
+            final FrameConsumer check = (buffer, at, length, type, flags) ->
+                seen.add(type + ":" + FrameCheck.describe(server.checkFrame(buffer, at, length, type)));
+            final String ok = FrameCheck.describe(FrameCheck.OK);
+            final String badUse = FrameCheck.describe(FrameCheck.BAD_USE);
+
+            opener.beginUse();
+            assertThat(opener.open(OpenFrameFlyweight.REQUEST_STREAM)).isTrue(); // OPEN of use 1
+            assertThat(opener.complete()).isTrue(); // COMPLETE of use 1
+            pair.pump();
+            server.poll(check); // the OPEN begins the next use, 1
+            server.beginUse();
+            server.poll(check); // the COMPLETE ends use 1, the current one
+            assertThat(seen).containsExactly(FrameHeaderFlyweight.OPEN + ":" + ok,
+                FrameHeaderFlyweight.COMPLETE + ":" + ok);
+
+            seen.clear();
+            opener.beginUse();
+            opener.beginUse();
+            assertThat(opener.open(OpenFrameFlyweight.CHANNEL)).isTrue(); // OPEN of use 3, not 2
+            assertThat(opener.complete()).isTrue(); // COMPLETE of use 3 while the server is at use 1
+            pair.pump();
+            server.poll(check);
+            server.poll(check);
+            assertThat(seen).containsExactly(FrameHeaderFlyweight.OPEN + ":" + badUse,
+                FrameHeaderFlyweight.COMPLETE + ":" + badUse);
+            assertThat(pair.server.error()).as("only where they are read are uses known").isNull();
+        }
+    }
+
+    @Test
+    void anErrorMessageIsCutToWhatOneFrameOfTheRingHolds() {
+        final ProtocolOptions tiny = new ProtocolOptions(2, 4096, 4096, Duration.ofSeconds(1), Duration.ofSeconds(5));
+        try (ConnectionPair pair = ConnectionPair.open(tiny)) {
+            final ProtocolStream producer = pair.client.stream(1);
+            final String message = "\u00e9".repeat(2000); // 4000 bytes of UTF-8; a frame of a 4 KiB ring holds 1016
+            assertThat(producer.error(7, message)).isTrue();
+            pair.pump();
+            final ProtocolStream consumer = pair.server.stream(1);
+            final List<String> seen = new ArrayList<>();
+            assertThat(consumer.poll((buffer, at, length, type, flags) -> {
+                assertThat(type).isEqualTo(FrameHeaderFlyweight.ERROR);
+                assertThat(consumer.checkFrame(buffer, at, length, type)).isEqualTo(FrameCheck.OK);
+                seen.add(new ErrorFrameFlyweight().wrap(buffer, at - FrameHeaderFlyweight.HEADER_LENGTH).message());
+            })).isTrue();
+            final int maxMessage = producer.maxPayload() + FrameHeaderFlyweight.HEADER_LENGTH
+                - ErrorFrameFlyweight.MESSAGE_OFFSET;
+            assertThat(seen).containsExactly("\u00e9".repeat(maxMessage / 2));
+            assertThat(pair.server.error()).isNull();
         }
     }
 
@@ -202,7 +288,7 @@ class ProtocolConnectionTest {
             for (int i = 0; i < payload; i++) {
                 crc.update(buffer.getByte(index + 12 + i));
             }
-            if (type != FrameTypes.DATA || flags != ProtocolStream.WHOLE || sequence != received
+            if (type != FrameHeaderFlyweight.DATA || flags != ProtocolStream.WHOLE || sequence != received
                 || payload != length - 12 || (int) crc.getValue() != expectedCrc) {
                 errors.add("stream " + stream + " message " + received + ": type " + type + " flags " + flags
                     + " sequence " + sequence + " length " + length + "/" + payload);

@@ -28,6 +28,15 @@ class ProtocolHotPathAllocationTest {
     private final String message = "stream failed: caf\u00e9 \u20ac";
     private long sink;
 
+    // one stream's send ring looped back into its receive ring, as the driver and a consumer use them
+    private final UnsafeBuffer creditLine = new UnsafeBuffer(new byte[64]);
+    private final StreamSendRing sendRing = new StreamSendRing(new UnsafeBuffer(new byte[RING]), creditLine);
+    private final StreamReceiveRing receiveRing = new StreamReceiveRing(new UnsafeBuffer(new byte[RING]), 1, STREAMS);
+    private final ProtocolStream stream = new ProtocolStream(1, STREAMS, sendRing, receiveRing);
+    private final FrameConsumer consumer = (buffer, index, length, type, flags) -> {
+        sink += length + flags + (type == FrameHeaderFlyweight.DATA ? 0 : stream.checkFrame(buffer, index, length, type));
+    };
+
     @Test
     void writingCheckingAndReadingFramesAllocateNothing() {
         final com.sun.management.ThreadMXBean threads =
@@ -47,14 +56,66 @@ class ProtocolHotPathAllocationTest {
         assertThat(allocated).as("heap bytes allocated by %d rounds", ROUNDS).isLessThan(ROUNDS / 10);
     }
 
+    @Test
+    void sendingArrivingCheckingAndReadingOnAStreamAllocateNothing() {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < 20_000; i++) {
+            streamRound(i);
+        }
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < ROUNDS; i++) {
+            streamRound(i);
+        }
+        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+        assertThat(sink).isNotZero();
+        assertThat(allocated).as("heap bytes allocated by %d rounds", ROUNDS).isLessThan(ROUNDS / 10);
+    }
+
+    /** A message, an OPEN, a COMPLETE and an ERROR written, carried over, checked on arrival, read and checked again. */
+    private void streamRound(final int i) {
+        final int index = stream.claim(100 + (i & 7));
+        if (index < 0) {
+            throw new AssertionError("no room");
+        }
+        stream.buffer().putInt(index, i);
+        stream.commit(ProtocolStream.WHOLE);
+        if (!stream.open(OpenFrameFlyweight.REQUEST_RESPONSE) || !stream.complete() || !stream.error(i, message)) {
+            throw new AssertionError("no room");
+        }
+        // the driver's write: the committed bytes land at the same offsets of the receive ring
+        final long sent = sendRing.sentPosition();
+        final long producer = sendRing.producerPosition();
+        for (long position = sent; position < producer; position += 8) {
+            final int at = (int) (position & (RING - 1));
+            receiveRing.buffer().putLong(at, sendRing.buffer().getLong(at));
+        }
+        sendRing.sentTo(producer);
+        if (receiveRing.onAdvance((int) (producer - sent)) != ProtocolError.NONE) {
+            throw new AssertionError(FrameCheck.describe(receiveRing.frameCheck()));
+        }
+        while (stream.poll(consumer)) {
+            sink++;
+        }
+        // the peer's credit and the write's completion free the room
+        sendRing.completedTo(producer);
+        creditLine.putLong(0, receiveRing.consumedPosition());
+        if (sendRing.refreshCredit() != ProtocolError.NONE || receiveRing.creditToReturn() < -1) {
+            throw new AssertionError("credit");
+        }
+        sink += StreamReceiveRing.checkBody(ring, 0, RequestNFlyweight.LENGTH, FrameHeaderFlyweight.REQUEST_N,
+            ProtocolStream.CONTROL_STREAM, STREAMS);
+    }
+
     private void round(final int i) {
         final int stream = i & (STREAMS - 1);
         int index = 0;
         header.wrap(ring, index).header(8 + 100, FrameHeaderFlyweight.DATA, FrameHeaderFlyweight.WHOLE);
         index += FrameHeaderFlyweight.alignedLength(8 + 100);
-        requestN.wrap(ring, index).write(stream, i + 1L);
+        requestN.wrap(ring, index).write(stream, i, i + 1L);
         index += FrameHeaderFlyweight.alignedLength(RequestNFlyweight.LENGTH);
-        control.wrap(ring, index).write(FrameHeaderFlyweight.CANCEL, stream);
+        control.wrap(ring, index).write(FrameHeaderFlyweight.CANCEL, stream, i);
         index += FrameHeaderFlyweight.alignedLength(StreamControlFlyweight.LENGTH);
         error.wrap(ring, index).write(stream, i, message);
         index += FrameHeaderFlyweight.alignedLength(error.frameLength());
@@ -87,7 +148,7 @@ class ProtocolHotPathAllocationTest {
             sink += frameLength + header.flags();
             at += FrameHeaderFlyweight.alignedLength(frameLength);
         }
-        sink += requestN.n() + control.streamId() + error.messageLength() + error.errorCode() + open.correlationId()
+        sink += requestN.n() + requestN.use() + control.streamId() + control.use() + error.messageLength() + error.errorCode() + open.correlationId()
             + keepalive.lastReceivedPosition();
 
         final int immediate = ImmediateCodec.encode(stream, published);

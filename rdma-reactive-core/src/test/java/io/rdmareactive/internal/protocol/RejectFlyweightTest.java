@@ -18,14 +18,14 @@ import org.agrona.concurrent.UnsafeBuffer;
 class RejectFlyweightTest {
 
     @Property
-    void printableAsciiRoundTripsCutAt48Bytes(
-        @ForAll @StringLength(max = 100) @CharRange(from = ' ', to = '~') final String reason) {
+    void printableAsciiRoundTripsCutAt96Bytes(
+        @ForAll @StringLength(max = 200) @CharRange(from = ' ', to = '~') final String reason) {
         final byte[] privateData = encode(reason);
 
-        final String cut = reason.substring(0, Math.min(48, reason.length()));
+        final String cut = reason.substring(0, Math.min(96, reason.length()));
         assertThat(privateData).hasSize(8 + cut.length());
         assertThat(privateData.length).isLessThanOrEqualTo(RejectFlyweight.MAX_LENGTH)
-            .isLessThanOrEqualTo(HandshakeFlyweight.MAX_PRIVATE_DATA_LENGTH);
+            .as("what rdma_cm carries with a reject").isLessThanOrEqualTo(148);
         assertThat(le(privateData).getInt(0)).isEqualTo(0x4a525252);
         assertThat(le(privateData).getShort(4)).isEqualTo((short) 1);
         assertThat(le(privateData).getShort(6)).isEqualTo((short) cut.length());
@@ -36,11 +36,29 @@ class RejectFlyweightTest {
     }
 
     @Property
-    void anyStringEncodesToPrintableAscii(@ForAll @StringLength(max = 100) final String reason) {
+    void anyStringEncodesToPrintableAscii(@ForAll @StringLength(max = 200) final String reason) {
         final String decoded = decode(encode(reason));
-        assertThat(decoded).hasSizeLessThanOrEqualTo(48);
+        assertThat(decoded).hasSizeLessThanOrEqualTo(96);
         assertThat(decoded.chars()).allMatch(c -> c >= 0x20 && c < 0x7F);
-        assertThat(decoded.length()).isEqualTo(Math.min(48, reason.codePointCount(0, reason.length())));
+        assertThat(decoded.length()).isEqualTo(Math.min(96, reason.codePointCount(0, reason.length())));
+    }
+
+    @Property
+    void aDeviceThatCarriesLessGetsAShorterReason(
+        @ForAll @StringLength(max = 200) @CharRange(from = ' ', to = '~') final String reason,
+        @ForAll @net.jqwik.api.constraints.IntRange(min = 8, max = 200) final int maxPrivateDataLength) {
+        final byte[] privateData = encode(reason, maxPrivateDataLength);
+        final int kept = Math.min(reason.length(), Math.min(96, maxPrivateDataLength - 8));
+        assertThat(privateData).hasSize(8 + kept);
+        assertThat(decode(privateData)).isEqualTo(reason.substring(0, kept));
+    }
+
+    @Example
+    void theReasonsThisSideGivesArriveWhole() {
+        final String version = "protocol version 2 is not supported (this side speaks 1)";
+        assertThat(decode(encode(version))).isEqualTo(version);
+        assertThat(decode(encode(version, 56))).as("on a device that carries only 56 bytes")
+            .isEqualTo("protocol version 2 is not supported (this side s");
     }
 
     @Example
@@ -48,7 +66,7 @@ class RejectFlyweightTest {
         assertThat(decode(encode("caf\u00e9 \uD83D\uDE00 tab\there\n"))).isEqualTo("caf? ? tab?here?");
         assertThat(decode(encode(null))).isEmpty();
         assertThat(decode(encode(""))).isEmpty();
-        assertThat(encode("x".repeat(60))).hasSize(56);
+        assertThat(encode("x".repeat(120))).hasSize(104);
     }
 
     @Example
@@ -75,7 +93,7 @@ class RejectFlyweightTest {
         if (privateData.length < 8 || le(privateData).getInt(0) != RejectFlyweight.MAGIC) {
             assertThat(reason).isNull();
         } else {
-            assertThat(reason).isNotNull().hasSizeLessThanOrEqualTo(Math.min(48, privateData.length - 8));
+            assertThat(reason).isNotNull().hasSizeLessThanOrEqualTo(Math.min(96, privateData.length - 8));
             assertThat(reason.chars()).allMatch(c -> c >= 0x20 && c < 0x7F);
         }
     }

@@ -206,6 +206,8 @@ public abstract class ProviderConformanceTest {
         assertThat(limits.maxRegisteredBytes()).as("maxRegisteredBytes").isGreaterThanOrEqualTo(PAGE);
         // the protocol's connect handshake is sized for rdma_cm's 56 bytes of connect private data
         assertThat(limits.maxPrivateDataLength()).as("maxPrivateDataLength").isGreaterThanOrEqualTo(56);
+        // and its reject (104 bytes: a reason of up to 96) for what rdma_cm carries in a reject, 148 bytes
+        assertThat(limits.maxRejectPrivateDataLength()).as("maxRejectPrivateDataLength").isGreaterThanOrEqualTo(104);
         if (device.capabilities().contains(DeviceCapability.SCATTER_GATHER)) {
             assertThat(limits.maxSge()).as("maxSge of a device with SCATTER_GATHER").isGreaterThan(1);
         }
@@ -1020,6 +1022,31 @@ public abstract class ProviderConformanceTest {
         client.attach(join(accepted));
         assertThat(client.qp().peerPrivateData()).isEqualTo(text("welcome"));
         exchangeOneSend(client, server);
+    }
+
+    @Test
+    public void aRejectCarriesAsMuchPrivateDataAsTheDeviceAllowsAndNoMore() {
+        final Endpoint client = endpoint("client");
+        final Endpoint server = endpoint("server");
+        final String address = uniqueAddress();
+        final Listener listener = own(server.device.listen(address));
+        final int limit = server.device.limits().maxRejectPrivateDataLength();
+
+        final Future<QueuePair> refused = connectAsync(client, address, client.options().build(), text("first"));
+        final ConnectRequest request = awaitConnectRequest(listener, refused);
+        final byte[] why = pattern(limit, 43);
+        request.reject(why);
+        final Throwable failure = failureOf(refused);
+        assertThat(failure).isInstanceOf(ConnectionRejectedException.class);
+        assertThat(((ConnectionRejectedException) failure).privateData()).as("the reject's private data, whole")
+            .isEqualTo(why);
+
+        final Future<QueuePair> again = connectAsync(client, address, client.options().build(), text("second"));
+        final ConnectRequest tooMuch = awaitConnectRequest(listener, again);
+        assertThatThrownBy(() -> tooMuch.reject(pattern(limit + 1, 44))).as("a reject over the limit")
+            .isInstanceOf(IllegalArgumentException.class);
+        tooMuch.reject(new byte[0]);
+        assertThat(failureOf(again)).isInstanceOf(ConnectionRejectedException.class);
     }
 
     @Test
