@@ -1,5 +1,6 @@
 package io.rdmareactive.samples;
 
+import io.rdmareactive.RdmaClient;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -66,7 +67,9 @@ final class SampleArguments {
      * cores to spare and {@code onSmallMachines} where there are two or fewer.
      */
     String idle(final String onSmallMachines) {
-        return string("idle", System.getProperty("rdma.idle",
+        final String idle = string("idle", System.getProperty("rdma.idle",
             Runtime.getRuntime().availableProcessors() <= 2 ? onSmallMachines : "busy-spin"));
+        RdmaClient.create().idleStrategy(idle); // refuses an unknown name, saying which there are
+        return idle;
     }
 }
