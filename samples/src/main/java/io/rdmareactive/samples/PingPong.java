@@ -371,7 +371,7 @@ public final class PingPong {
             }
             final String directory = arguments.string("directory", null);
             return new Settings(role, arguments.string("address", null),
-                arguments.integer("round-trips", 100_000, 10, Integer.MAX_VALUE - 1),
+                arguments.integer("round-trips", 50_000, 10, Integer.MAX_VALUE - 1),
                 arguments.integer("size", 32, 1, 1 << 20), arguments.idle("yielding"),
                 directory == null ? null : Path.of(directory), arguments.string("provider", "shm"),
                 arguments.has("once"));
