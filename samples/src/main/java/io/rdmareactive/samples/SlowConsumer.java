@@ -46,7 +46,7 @@ import reactor.core.scheduler.Schedulers;
  * stream to say it has read everything; then the server closes and the client waits for that. With the
  * shared-memory provider of this version, a connection closed while the other side still reads its receive ring
  * (here: up to {@code prefetch} messages behind) can crash that side's JVM, and two sides closing at once can too
- * (see the project's issues), so only one side closes, once nobody reads any more.
+ * (a defect of this version of the core), so only one side closes, once nobody reads any more.
  *
  * <p>The subscriber sleeps in {@code onNext}, on the thread that delivers to it, so that nothing but the
  * connection's credit sits between the two ends. That thread is a worker of Reactor's parallel scheduler: in an
