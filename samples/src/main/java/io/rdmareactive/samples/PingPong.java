@@ -1,0 +1,383 @@
+package io.rdmareactive.samples;
+
+import io.rdmareactive.Connection;
+import io.rdmareactive.DisposableServer;
+import io.rdmareactive.RdmaClient;
+import io.rdmareactive.RdmaServer;
+import io.rdmareactive.codec.Codec;
+import io.rdmareactive.codec.Codecs;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.HdrHistogram.Histogram;
+import org.agrona.DirectBuffer;
+import reactor.core.Disposable;
+import reactor.core.publisher.Sinks;
+
+/**
+ * Round trips between two processes through the Reactor API on the shared-memory provider: the ping sends a
+ * message, the pong echoes it, the ping checks every byte of the echo and sends the next. One message is in flight
+ * at a time, so each round trip is a latency: it is timed with {@link System#nanoTime()} into an HdrHistogram, the
+ * first 10% are discarded as warm-up, and the percentiles and the rate are printed.
+ *
+ * <pre>
+ *   ./mvnw -q -pl samples -am -Pping-pong -DskipTests package
+ *   ./mvnw -q -pl samples -am -Pping-pong -DskipTests package -Dsample.args="--round-trips=200000 --size=256 --idle=yielding"
+ * </pre>
+ *
+ * <p>By default the ping starts the pong itself, as a second JVM with the same class path. To run the two sides by
+ * hand, in two terminals (the same user, so the same {@code /dev/shm/rdma-reactive-$USER}):
+ * <pre>
+ *   java $FLAGS -cp $CP io.rdmareactive.samples.PingPong --role=pong --address=pp     (serves until Ctrl-C)
+ *   java $FLAGS -cp $CP io.rdmareactive.samples.PingPong --role=ping --address=pp
+ * </pre>
+ * where {@code $FLAGS} is {@code --enable-native-access=ALL-UNNAMED --add-exports
+ * java.base/jdk.internal.misc=ALL-UNNAMED}.
+ *
+ * <h2>How it is built</h2>
+ * <ul>
+ *   <li>The pong is the whole echo server: {@code out.send(in.receive(BYTE_ARRAY), BYTE_ARRAY)}. It decodes into a
+ *       copy on purpose: a zero-copy view ({@code receiveViews()}) is valid only until {@code onNext} returns, and
+ *       {@code send} encodes later, on the connection's worker, so a view must never be passed to {@code send}.</li>
+ *   <li>The ping sends a {@link Sinks.Many} and receives zero-copy views: the echo is checked in place in the
+ *       receive ring, and the next message is emitted from the same {@code onNext}, so the next ping leaves as soon
+ *       as the echo has been read. Both happen on the connection's worker thread, so the sample adds no thread
+ *       hop of its own. (Below the API, this version moves each message through four threads: the sender's worker
+ *       encodes it, the sender's driver posts it, the receiver's driver sees it arrive, the receiver's worker
+ *       decodes it; a round trip is six hand-offs between threads, which is what the percentiles mostly
+ *       measure.)</li>
+ *   <li>One {@code byte[]} is reused for every ping: the echo of message {@code i} proves that message {@code i} was
+ *       encoded into the ring, so the array is free again when the next one is filled.</li>
+ *   <li>Closing: after the last echo, {@code take(n)} cancels the ping's inbound; the pong's send sees the cancel
+ *       and ends quietly, its handler ends, and the server closes the connection; the ping waits for that close
+ *       ({@code onDispose()}) rather than closing at the same moment. Only one side starts the close, and only
+ *       once neither side's subscriber is still reading: with the shared-memory provider of this version, two
+ *       sides closing at once, or a close while the other side still reads its receive ring, can crash a JVM
+ *       (a defect of this version of the core).</li>
+ * </ul>
+ *
+ * <p>Idle strategy: with more than two cores the driver threads busy-spin. With two or fewer, two busy-spinning
+ * drivers (one per process) would starve the workers that do the reactive work, and {@code backoff} (the library's
+ * default there) parks them for up to 100 us; {@code yielding} keeps them polling but hands the core to any
+ * runnable thread, which measured about twice as fast as {@code backoff} on a 2-core VM, so the sample uses it
+ * there. {@code --idle=...}, or the {@code rdma.idle} property, chooses another.
+ */
+public final class PingPong {
+
+    static final String USAGE = "use --round-trips=N --size=BYTES --idle=busy-spin|yielding|backoff|sleeping "
+        + "[--role=ping|pong --address=NAME] [--directory=PATH]";
+    private static final Set<String> OPTIONS = Set.of("role", "address", "round-trips", "size", "idle", "directory",
+        "provider", "once");
+    private static final Duration STARTUP = Duration.ofSeconds(30);
+    private static final String LISTENING = "pong: listening at ";
+    private static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    private PingPong() {
+    }
+
+    public static void main(final String[] args) throws Exception {
+        int status;
+        try {
+            status = run(args, System.out);
+        } catch (final IllegalArgumentException ex) {
+            System.err.println("ping-pong: " + ex.getMessage());
+            status = 2;
+        }
+        System.out.flush();
+        System.exit(status);
+    }
+
+    /**
+     * Runs one side.
+     *
+     * @return 0 when every round trip came back with the right bytes, 1 otherwise
+     */
+    static int run(final String[] args, final PrintStream out) throws Exception {
+        final Settings settings = Settings.parse(args);
+        return settings.role.equals("pong") ? pong(settings, out) : ping(settings, out);
+    }
+
+    // ------------------------------------------------------------------------------------------------------ pong
+
+    private static int pong(final Settings settings, final PrintStream out) throws InterruptedException {
+        if (settings.address == null) {
+            throw new IllegalArgumentException("--role=pong needs --address=NAME, the name the ping connects to");
+        }
+        final CountDownLatch firstConnectionEnded = new CountDownLatch(1);
+        final DisposableServer server = server(settings)
+            .handle((in, outbound) -> {
+                final long[] echoed = new long[1]; // only the connection's worker touches it
+                return outbound.send(in.receive(Codecs.BYTE_ARRAY).doOnNext(message -> echoed[0]++),
+                        Codecs.BYTE_ARRAY)
+                    .doFinally(signal -> {
+                        out.println("pong: echoed " + echoed[0] + " messages"
+                            + (signal.toString().equals("onComplete") ? "" : " (" + signal + ")"));
+                        firstConnectionEnded.countDown();
+                    });
+            })
+            .bind()
+            .block(STARTUP);
+        if (settings.once) {
+            // started by a ping: serve it, and go away with it even if it dies first
+            ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> System.exit(3)));
+            out.println(LISTENING + "'" + server.address() + "' (one connection; idle strategy '" + settings.idle
+                + "')");
+            firstConnectionEnded.await();
+            server.dispose();
+        } else {
+            Runtime.getRuntime().addShutdownHook(new Thread(server::dispose, "pong-shutdown"));
+            out.println(LISTENING + "'" + server.address() + "' (idle strategy '" + settings.idle
+                + "'); Ctrl-C stops it");
+            server.onDispose().block();
+        }
+        return 0;
+    }
+
+    // ------------------------------------------------------------------------------------------------------ ping
+
+    private static int ping(final Settings settings, final PrintStream out) throws Exception {
+        final boolean startPong = settings.address == null;
+        final String address = startPong ? "ping-pong-" + ProcessHandle.current().pid() : settings.address;
+        out.printf(Locale.ROOT, "rdma-reactive ping-pong (Reactor API): provider '%s', %s, %d round trips of %d "
+                + "bytes, idle strategy '%s'%n", settings.provider,
+            startPong ? "2 processes" : "pong at '" + address + "'", settings.roundTrips, settings.size, settings.idle);
+        final Pinger pinger = new Pinger(settings.roundTrips, settings.size);
+        final PongProcess pong = startPong ? PongProcess.start(settings, address, out) : null;
+        String failure = null;
+        try {
+            final Connection connection = client(settings, address).connect().block(STARTUP);
+            try {
+                pinger.run(connection, Duration.ofSeconds(30).plusMillis(2L * settings.roundTrips));
+                // the side that has read everything lets the other close: see the class comment
+                connection.onDispose().onErrorComplete().block(Duration.ofSeconds(10));
+            } catch (final ExecutionException ex) {
+                failure = String.valueOf(ex.getCause());
+            } catch (final TimeoutException ex) {
+                failure = "timed out after " + pinger.received + " round trips";
+            } finally {
+                connection.dispose();
+                connection.onDispose().onErrorComplete().block(Duration.ofSeconds(10));
+            }
+        } finally {
+            if (pong != null) {
+                pong.awaitExit();
+            }
+        }
+        return report(pinger, failure, out);
+    }
+
+    private static int report(final Pinger pinger, final String failure, final PrintStream out) {
+        final Histogram histogram = pinger.histogram;
+        final long measured = histogram.getTotalCount();
+        final boolean allBack = pinger.received == pinger.roundTrips;
+        out.printf(Locale.ROOT, "round trips: %d measured (%d warm-up discarded); echoed bytes checked: %s%n",
+            measured, pinger.warmUp, pinger.mismatches == 0 ? (allBack ? "all correct" : "correct so far")
+                : pinger.mismatches + " MISMATCHES");
+        if (failure != null || !allBack) {
+            out.println("ping-pong FAILED after " + pinger.received + " of " + pinger.roundTrips + " round trips: "
+                + (failure != null ? failure : "the echoes stopped"));
+            return 1;
+        }
+        out.println("round-trip time");
+        for (final double percentile : new double[] {50.0, 90.0, 99.0, 99.9}) {
+            out.printf(Locale.ROOT, "  %-6s %9.2f us%n", "p" + (percentile == Math.rint(percentile)
+                ? String.valueOf((int) percentile) : String.valueOf(percentile)),
+                histogram.getValueAtPercentile(percentile) / 1000.0);
+        }
+        out.printf(Locale.ROOT, "  %-6s %9.2f us%n", "max", histogram.getMaxValue() / 1000.0);
+        final double seconds = (pinger.measuredTo - pinger.measuredFrom) / 1e9;
+        out.printf(Locale.ROOT, "throughput: %.0f round trips/s (one in flight at a time)%n", measured / seconds);
+        return pinger.mismatches == 0 ? 0 : 1;
+    }
+
+    private static RdmaServer server(final Settings settings) {
+        final RdmaServer server = RdmaServer.create().provider(settings.provider).address(settings.address)
+            .idleStrategy(settings.idle);
+        return settings.directory == null ? server : server.directory(settings.directory);
+    }
+
+    private static RdmaClient client(final Settings settings, final String address) {
+        final RdmaClient client = RdmaClient.create().provider(settings.provider).address(address)
+            .idleStrategy(settings.idle);
+        return settings.directory == null ? client : client.directory(settings.directory);
+    }
+
+    /** The ping's side of the exchange; after {@link #run} starts it, it lives on the connection's worker. */
+    private static final class Pinger {
+
+        final int roundTrips;
+        final int size;
+        final int warmUp;
+        final Histogram histogram = new Histogram(HIGHEST_NANOS, 3);
+        private final byte[] message;
+        private final Codec<DirectBuffer> views = Codecs.reusableDirectBufferView();
+        private final Sinks.Many<byte[]> pings = Sinks.many().unicast().onBackpressureBuffer();
+        volatile int received;
+        long mismatches;
+        long measuredFrom;
+        long measuredTo;
+        private long sentAt;
+
+        Pinger(final int roundTrips, final int size) {
+            this.roundTrips = roundTrips;
+            this.size = size;
+            this.warmUp = roundTrips / 10;
+            this.message = new byte[size];
+        }
+
+        void run(final Connection connection, final Duration timeout)
+            throws InterruptedException, ExecutionException, TimeoutException {
+            // take(n) cancels the inbound after the last echo: the pong's send then ends, and the pong closes
+            final CompletableFuture<Void> echoes = connection.inbound().receive(views).doOnNext(this::onEcho)
+                .take(roundTrips).then().toFuture();
+            final Disposable sending = connection.outbound().send(pings.asFlux(), Codecs.BYTE_ARRAY)
+                .subscribe(null, echoes::completeExceptionally);
+            try {
+                send(0);
+                echoes.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } finally {
+                sending.dispose();
+            }
+        }
+
+        private void send(final int sequence) {
+            for (int i = 0; i < size; i++) {
+                message[i] = pattern(sequence, i);
+            }
+            sentAt = System.nanoTime();
+            pings.tryEmitNext(message).orThrow();
+        }
+
+        /** On the connection's worker: the echo is a view into the receive ring, valid until this returns. */
+        private void onEcho(final DirectBuffer echo) {
+            final long now = System.nanoTime();
+            final int sequence = received;
+            if (sequence >= warmUp) {
+                if (sequence == warmUp) {
+                    measuredFrom = sentAt;
+                }
+                histogram.recordValue(Math.min(now - sentAt, HIGHEST_NANOS));
+            }
+            if (!matches(echo, sequence)) {
+                mismatches++;
+            }
+            received = sequence + 1;
+            if (sequence + 1 < roundTrips) {
+                send(sequence + 1);
+            } else {
+                measuredTo = now;
+            }
+        }
+
+        private boolean matches(final DirectBuffer echo, final int sequence) {
+            if (echo.capacity() != size) {
+                return false;
+            }
+            for (int i = 0; i < size; i++) {
+                if (echo.getByte(i) != pattern(sequence, i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static byte pattern(final int sequence, final int index) {
+            return (byte) (sequence * 31 + index);
+        }
+    }
+
+    /** The pong as a child JVM: same java, same class path, its output shown with a prefix. */
+    private static final class PongProcess {
+
+        private final Process process;
+        private final Thread reader;
+
+        private PongProcess(final Process process, final Thread reader) {
+            this.process = process;
+            this.reader = reader;
+        }
+
+        static PongProcess start(final Settings settings, final String address, final PrintStream out)
+            throws IOException, InterruptedException {
+            final List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), PingPong.class.getName(),
+                "--role=pong", "--once", "--address=" + address, "--provider=" + settings.provider,
+                "--idle=" + settings.idle));
+            if (settings.directory != null) {
+                command.add("--directory=" + settings.directory);
+            }
+            final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            final CompletableFuture<Void> listening = new CompletableFuture<>();
+            final Thread reader = Thread.ofPlatform().daemon().name("pong-output").start(() -> {
+                try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = lines.readLine()) != null) {
+                        out.println("  [pong] " + line);
+                        if (line.startsWith(LISTENING)) {
+                            listening.complete(null);
+                        }
+                    }
+                } catch (final IOException ignored) {
+                    // the pong is gone
+                }
+                listening.completeExceptionally(new IllegalStateException("the pong process exited before it "
+                    + "listened; its output is above"));
+            });
+            final PongProcess pong = new PongProcess(process, reader);
+            try {
+                listening.get(STARTUP.toSeconds(), TimeUnit.SECONDS);
+            } catch (final ExecutionException | TimeoutException ex) {
+                pong.kill();
+                throw new IllegalStateException("cannot start the pong: " + (ex instanceof TimeoutException
+                    ? "it did not listen within " + STARTUP : ex.getCause().getMessage()), ex);
+            }
+            return pong;
+        }
+
+        void awaitExit() throws InterruptedException {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                kill();
+            }
+            reader.join(TimeUnit.SECONDS.toMillis(5)); // every line it printed is shown before the report
+        }
+
+        private void kill() throws InterruptedException {
+            process.destroyForcibly();
+            process.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private record Settings(String role, String address, int roundTrips, int size, String idle, Path directory,
+                            String provider, boolean once) {
+
+        static Settings parse(final String[] args) {
+            final SampleArguments arguments = SampleArguments.parse(args, OPTIONS, USAGE);
+            final String role = arguments.string("role", "ping");
+            if (!role.equals("ping") && !role.equals("pong")) {
+                throw new IllegalArgumentException("--role is ping or pong, not '" + role + "'");
+            }
+            final String directory = arguments.string("directory", null);
+            return new Settings(role, arguments.string("address", null),
+                arguments.integer("round-trips", 50_000, 10, Integer.MAX_VALUE - 1),
+                arguments.integer("size", 32, 1, 1 << 20), arguments.idle("yielding"),
+                directory == null ? null : Path.of(directory), arguments.string("provider", "shm"),
+                arguments.has("once"));
+        }
+    }
+}
