@@ -587,15 +587,25 @@ final class ShmQueuePair implements QueuePair {
         }
     }
 
-    /** The connection-manager socket reached end-of-file, or a frame arrived from the peer. */
-    void onPeerLost() {
-        if (!closed.get()) {
+    /*
+     * The connection-manager socket reached end-of-file, or a frame arrived from the peer. The connection-manager
+     * thread calls onPeerLost and onPeerFrame; close() unmaps this queue pair's file. Both hold
+     * this object's monitor (cold paths only), so the connection manager never touches the file after it is unmapped.
+     */
+    synchronized void onPeerLost() {
+        if (closed.get()) {
+            return;
+        }
+        {
             enterError("the peer (" + peerDescription + ") went away without disconnecting: its process exited or "
                 + "was killed", ConnectionEvent.Type.PEER_LOST);
         }
     }
 
-    void onPeerFrame(final int type, final ByteBuffer payload) {
+    synchronized void onPeerFrame(final int type, final ByteBuffer payload) {
+        if (closed.get()) {
+            return;
+        }
         String reason;
         try {
             reason = CmChannel.getString(payload);
@@ -631,7 +641,7 @@ final class ShmQueuePair implements QueuePair {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
