@@ -32,10 +32,10 @@ public interface Connection extends Disposable {
     <Q> Mono<Void> fireAndForget(Q request, Codec<Q> codec);
 
     /**
-     * Sends one message and waits for one answer on a stream of their own; cancelling (or a {@code timeout}
-     * operator) tells the peer to stop.
+     * Sends one message and waits for one answer on a stream of their own; cancelling tells the peer to stop.
      *
-     * @return the answer, or empty if the handler answered nothing
+     * @return the answer, or empty if the handler answered nothing; a {@link java.util.concurrent.TimeoutException}
+     * if none came within the client's request timeout (default 30 s)
      */
     <Q, R> Mono<R> requestResponse(Q request, Codec<Q> requestCodec, Codec<R> responseCodec);
 

@@ -105,7 +105,8 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         return open(StreamKind.REQUEST_RESPONSE).flatMap(channel -> {
             channel.send(Mono.just(request), requestCodec).subscribe(null, ignored -> { });
             return channel.receive(responseCodec).next();
-        });
+        }).timeout(config.requestTimeout(), Mono.error(() -> new java.util.concurrent.TimeoutException(
+            "no answer from " + peer() + " within " + config.requestTimeout() + " (RdmaClient.requestTimeout)")));
     }
 
     @Override

@@ -80,6 +80,11 @@ public final class RdmaClient {
         return new RdmaClient(config.withIdle(strategy));
     }
 
+    /** @param timeout how long {@link Connection#requestResponse} waits for its answer (default 30 s) */
+    public RdmaClient requestTimeout(final Duration timeout) {
+        return new RdmaClient(config.withRequestTimeout(timeout));
+    }
+
     /** @param timeout how long to wait for the server to answer */
     public RdmaClient connectTimeout(final Duration timeout) {
         return new RdmaClient(config.withConnectTimeout(timeout));

@@ -19,13 +19,14 @@ import java.util.Objects;
  * @param prefetch         messages granted to the peer ahead of the subscriber's consumption, at most
  * @param idle             the driver's idle strategy: busy-spin, yielding, backoff or sleeping
  * @param connectTimeout   how long to wait for the server to answer
+ * @param requestTimeout   how long {@link Connection#requestResponse} waits for its answer
  */
 record RdmaConfig(String provider, String address, Path directory, int maxStreams, int ringCapacity,
                   int maxMessageLength, Duration keepalive, Duration livenessTimeout, int prefetch, String idle,
-                  Duration connectTimeout) {
+                  Duration connectTimeout, Duration requestTimeout) {
 
     static final RdmaConfig DEFAULTS = new RdmaConfig("auto", null, null, 16, 64 * 1024, 16 * 1024 * 1024,
-        Duration.ofSeconds(1), Duration.ofSeconds(5), 256, defaultIdle(), Duration.ofSeconds(10));
+        Duration.ofSeconds(1), Duration.ofSeconds(5), 256, defaultIdle(), Duration.ofSeconds(10), Duration.ofSeconds(30));
 
     RdmaConfig {
         Objects.requireNonNull(provider, "provider");
@@ -53,46 +54,51 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
 
     RdmaConfig withProvider(final String value) {
         return new RdmaConfig(value, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout);
     }
 
     RdmaConfig withAddress(final String value) {
         return new RdmaConfig(provider, value, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout);
     }
 
     RdmaConfig withDirectory(final Path value) {
         return new RdmaConfig(provider, address, value, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout);
     }
 
     RdmaConfig withRings(final int streams, final int capacity) {
         return new RdmaConfig(provider, address, directory, streams, capacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout);
     }
 
     RdmaConfig withMaxMessageLength(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, value, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout);
     }
 
     RdmaConfig withLiveness(final Duration interval, final Duration timeout) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, interval,
-            timeout, prefetch, idle, connectTimeout);
+            timeout, prefetch, idle, connectTimeout, requestTimeout);
     }
 
     RdmaConfig withPrefetch(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, value, idle, connectTimeout);
+            livenessTimeout, value, idle, connectTimeout, requestTimeout);
     }
 
     RdmaConfig withIdle(final String value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, value, connectTimeout);
+            livenessTimeout, prefetch, value, connectTimeout, requestTimeout);
+    }
+
+    RdmaConfig withRequestTimeout(final Duration value) {
+        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
+            livenessTimeout, prefetch, idle, connectTimeout, value);
     }
 
     RdmaConfig withConnectTimeout(final Duration value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, value);
+            livenessTimeout, prefetch, idle, value, requestTimeout);
     }
 }

@@ -101,6 +101,25 @@ class InteractionModelsTest {
     }
 
     @Test
+    void aRequestWithoutAnAnswerTimesOutWithTheConfiguredTimeout() {
+        final DisposableServer silent = RdmaServer.create().provider("shm").directory(directory).address("silent")
+            .handleStreams((kind, in, out) -> Mono.never())
+            .bind().block(Duration.ofSeconds(10));
+        final Connection client = RdmaClient.create().provider("shm").directory(directory).address("silent")
+            .requestTimeout(Duration.ofMillis(300)).connect().block(Duration.ofSeconds(10));
+        try {
+            StepVerifier.create(client.requestResponse("x", Codecs.UTF8_STRING, Codecs.UTF8_STRING))
+                .expectErrorSatisfies(error -> assertThat(error).isInstanceOf(java.util.concurrent.TimeoutException.class)
+                    .hasMessageContaining("RdmaClient.requestTimeout"))
+                .verify(Duration.ofSeconds(30));
+        } finally {
+            client.dispose();
+            client.onDispose().onErrorComplete().block(Duration.ofSeconds(10));
+            silent.dispose();
+        }
+    }
+
+    @Test
     void aFailingHandlerFailsTheRequesterWithItsMessage() {
         final DisposableServer failing = RdmaServer.create().provider("shm").directory(directory).address("failing")
             .handleStreams((kind, in, out) -> out.send(Mono.<String>error(new IllegalStateException("no stock")),
