@@ -116,12 +116,13 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     }
 
     private void drain() {
-        final CoreSubscriber<? super T> actual = subscriber;
-        if (actual == null || done) {
-            return;
-        }
         if (cancelled) {
             done = true;
+            subscriber = null; // §3.13: a cancelled subscription drops its subscriber
+            return;
+        }
+        final CoreSubscriber<? super T> actual = subscriber;
+        if (actual == null || done) {
             return;
         }
         grantCredit();
