@@ -102,6 +102,14 @@ public final class ProtocolStream {
         return true;
     }
 
+    /**
+     * @return true once the peer has consumed everything this side committed, the end of the stream included (its
+     * credit covers it all); the producer's view
+     */
+    public boolean isFlushed() {
+        return sendRing.isDrained();
+    }
+
     // ------------------------------------------------------------------------------------------ message credit
 
     /** The consumer asks the peer for {@code n} more messages; the driver sends it in the next duty cycle. */

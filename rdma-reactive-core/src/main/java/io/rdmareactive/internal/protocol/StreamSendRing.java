@@ -133,6 +133,14 @@ final class StreamSendRing {
         claimIndex = -1;
     }
 
+    /**
+     * @return true once everything committed has been released: the adapter has read it and the peer has consumed
+     * it (producer side)
+     */
+    boolean isDrained() {
+        return released.getAcquire() == producer.getAcquire();
+    }
+
     /** @return bytes free for the producer now (a snapshot) */
     long free() {
         return capacity - (producer.getPlain() - released.getAcquire());

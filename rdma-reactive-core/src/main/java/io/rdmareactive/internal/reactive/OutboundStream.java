@@ -48,6 +48,9 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private volatile Throwable upstreamError;
     private volatile boolean cancelled;
     private ExpandableDirectByteBuffer scratch;
+    /** COMPLETE or ERROR is committed: the send finishes once the peer has consumed it (worker only). */
+    private boolean ended;
+    private Throwable endedWith;
 
     private OutboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
                            final Scheduler.Worker worker, final ErrorFactory errors, final MonoSink<Void> sink) {
@@ -62,8 +65,9 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     }
 
     /**
-     * Starts sending: subscribes to the source and completes the sink when everything was sent and the stream
-     * ended; fails it when the source fails (the peer is told), the connection ends, or an element cannot be encoded.
+     * Starts sending: subscribes to the source and completes the sink once the peer has consumed everything sent and
+     * the end of the stream (so that closing the connection then loses nothing); fails it when the source fails (the
+     * peer is told, and has consumed that too), the connection ends first, or an element cannot be encoded.
      *
      * @return the sender, to be signalled when the stream's producer may do more
      */
@@ -142,16 +146,23 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
             finish(null);
             return;
         }
+        if (ended && stream.isFlushed()) {
+            finish(endedWith); // the peer has consumed everything, the end included
+            return;
+        }
         if (connection.isTerminated()) {
             cancel();
-            finish(errors.connectionFailed(connection.error() != null ? connection.error()
-                : "the connection was closed"));
+            finish(endedWith != null ? endedWith : errors.connectionFailed(connection.error() != null
+                ? connection.error() : "the connection was closed"));
             return;
         }
         if (stream.isCancelledByPeer()) {
             cancel(); // the remote subscriber wants no more: stop quietly
-            finish(null);
+            finish(endedWith);
             return;
+        }
+        if (ended) {
+            return; // until the peer's credit covers the end of the stream
         }
         // what was held back by a full ring goes first, in order
         if (fragmenter.isSending() && fragmenter.send() == ProtocolStream.BACK_PRESSURED) {
@@ -170,12 +181,11 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         }
         if (upstreamDone) {
             final Throwable error = upstreamError;
-            if (error != null) {
-                if (stream.error(1, String.valueOf(error.getMessage() != null ? error.getMessage() : error))) {
-                    finish(error);
-                }
-            } else if (stream.complete()) {
-                finish(null);
+            if (error != null
+                ? stream.error(1, String.valueOf(error.getMessage() != null ? error.getMessage() : error))
+                : stream.complete()) {
+                ended = true; // finished once the peer's credit covers it (signalled as the producer is)
+                endedWith = error;
             }
             return;
         }
