@@ -235,6 +235,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         if (isTerminated()) {
             if (!terminationReported) {
                 terminationReported = true;
+                readLastCredit();
                 activity.onTerminated();
                 return 1;
             }
@@ -528,15 +529,41 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         if (closed) {
             return;
         }
+        if (error == null) {
+            returnLastCredit();
+        }
         closed = true;
         if (!terminationReported) {
             terminationReported = true;
+            readLastCredit();
             activity.onTerminated();
         }
         queuePair.close();
         completions.close();
         local.close();
         remote.close();
+    }
+
+    /**
+     * Tells the peer, one last time, how far this side consumed: its sender learns that everything it sent, the end
+     * of its stream included, arrived, even when this side closes right after consuming it.
+     */
+    private void returnLastCredit() {
+        sends.clear();
+        returnCredit();
+        if (sends.count() > 0) {
+            queuePair.postSend(sends); // best effort: the connection is going away whatever the status
+        }
+    }
+
+    /**
+     * Reads the peer's credit once more as the connection ends (the peer writes it before it disconnects), so that
+     * a sender learns whether everything it sent was consumed. Errors in it no longer matter.
+     */
+    private void readLastCredit() {
+        for (final ProtocolStream stream : streams) {
+            stream.sendRing().refreshCredit();
+        }
     }
 
     @Override

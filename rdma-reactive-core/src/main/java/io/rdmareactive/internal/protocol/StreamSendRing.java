@@ -43,6 +43,8 @@ final class StreamSendRing {
 
     private final AtomicLong producer = new AtomicLong();
     private final AtomicLong released = new AtomicLong();
+    /** The peer's consumed position, once the driver checked it: what {@link #isDrained()} compares. */
+    private final AtomicLong consumedByPeer = new AtomicLong();
 
     // driver's own state
     private long sent;
@@ -134,11 +136,11 @@ final class StreamSendRing {
     }
 
     /**
-     * @return true once everything committed has been released: the adapter has read it and the peer has consumed
-     * it (producer side)
+     * @return true once the peer has consumed everything committed, as its credit (checked by the driver) says
+     * (producer side)
      */
     boolean isDrained() {
-        return released.getAcquire() == producer.getAcquire();
+        return consumedByPeer.getAcquire() == producer.getAcquire();
     }
 
     /** @return bytes free for the producer now (a snapshot) */
@@ -191,6 +193,7 @@ final class StreamSendRing {
             return ProtocolError.CREDIT_MISALIGNED;
         }
         credited = value;
+        consumedByPeer.setRelease(value);
         publishReleased();
         return ProtocolError.NONE;
     }
