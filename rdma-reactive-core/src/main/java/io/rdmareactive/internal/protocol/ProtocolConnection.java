@@ -156,7 +156,18 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         }
         final Handshake peer = Handshake.decode(request.privateData());
         final ProtocolOptions agreed = peer.agreedWith(options);
-        final Resources resources = Resources.allocate(device, agreed);
+        final Resources resources;
+        try {
+            resources = Resources.allocate(device, agreed);
+        } catch (final RuntimeException ex) {
+            // answer now, with why, rather than leave the peer waiting for its connect timeout
+            try {
+                request.reject(Handshake.encodeReject("this side cannot allocate the connection"));
+            } catch (final RuntimeException rejectFailed) {
+                ex.addSuppressed(rejectFailed);
+            }
+            throw ex;
+        }
         try {
             final QueuePair queuePair = request.accept(resources.queuePairOptions(agreed),
                 Handshake.of(agreed, resources.remote).encode());
