@@ -246,7 +246,6 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         if (isTerminated()) {
             if (!terminationReported) {
                 terminationReported = true;
-                readLastCredit();
                 activity.onTerminated();
                 return 1;
             }
@@ -529,6 +528,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     /** Ends the connection with an error; the first reason wins. */
     void fail(final String reason) {
         if (error == null && !closed) {
+            readLastCredit(); // before the error shows: a sender that sees the end sees the peer's last credit too
             error = reason;
             queuePair.disconnect();
         }
@@ -542,11 +542,11 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         }
         if (error == null) {
             returnLastCredit();
+            readLastCredit();
         }
         closed = true;
         if (!terminationReported) {
             terminationReported = true;
-            readLastCredit();
             activity.onTerminated();
         }
         queuePair.close();
@@ -569,7 +569,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     /**
      * Reads the peer's credit once more as the connection ends (the peer writes it before it disconnects), so that
-     * a sender learns whether everything it sent was consumed. Errors in it no longer matter.
+     * a sender learns whether everything it sent was consumed. Called before the end becomes visible ({@link #error}
+     * or {@link #closed} written), on the driver thread. Errors in it no longer matter.
      */
     private void readLastCredit() {
         for (final ProtocolStream stream : streams) {
