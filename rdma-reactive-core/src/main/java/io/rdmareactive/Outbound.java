@@ -12,8 +12,9 @@ public interface Outbound {
      * asked only for as many elements as the peer's subscriber has requested (never unbounded demand), so a slow
      * remote subscriber slows it down. One send at a time per connection.
      *
-     * @return completes when every element was sent and the stream ended; fails when the publisher fails (the peer's
-     * Flux fails too), the connection ends, or an element cannot be encoded; cancelling it cancels the publisher
+     * @return completes once every element and the end of the stream are in the send ring (disposing the connection
+     * then loses nothing: closing waits until they were sent, and the peer reads them before it sees the close); fails when the publisher fails (the peer's Flux fails too), the connection ends first, or an
+     * element cannot be encoded; cancelling it cancels the publisher
      */
     <T> Mono<Void> send(Publisher<? extends T> messages, Codec<T> codec);
 }

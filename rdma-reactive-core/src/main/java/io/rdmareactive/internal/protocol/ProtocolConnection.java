@@ -84,6 +84,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private volatile String error;
     private volatile boolean closed;
     private volatile boolean peerClosed;
+    /** The peer disconnected on purpose; what it wrote before may still wait in the completion queue (driver). */
+    private boolean peerClosing;
     private long flushedSinceNanos;
     private String flushReason;
     private volatile StreamActivity activity = StreamActivity.NONE;
@@ -352,7 +354,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         switch (event.type()) {
             case DISCONNECTED -> {
                 if (error == null) {
-                    peerClosed = true; // on purpose: not an error of the connection (streams it cut short fail)
+                    // on purpose: not an error of the connection (streams it cut short fail); the end becomes
+                    // visible once the completions of what the peer wrote before are all taken, in doWork
+                    peerClosing = true;
                 }
             }
             case PEER_LOST -> fail("the peer was lost: " + event.reason());
@@ -382,6 +386,16 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         if (work < 0) {
             fail("the completion queue overflowed");
             return 0;
+        }
+        if (peerClosing) {
+            // the peer's last writes completed before its disconnect was seen: take them all, then end
+            int more;
+            while ((more = completions.poll(this, COMPLETIONS_PER_POLL)) > 0) {
+                work += more;
+            }
+            drainControl();
+            peerClosed = true;
+            return work + 1;
         }
         if (isTerminated()) {
             return work;
@@ -685,6 +699,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     /** Ends the connection with an error; the first reason wins. */
     void fail(final String reason) {
         if (error == null && !closed) {
+            readLastCredit(); // before the error shows: a sender that sees the end sees the peer's last credit too
             error = reason;
             queuePair.disconnect();
         }
@@ -696,6 +711,10 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         if (closed) {
             return;
         }
+        if (error == null) {
+            returnLastCredit();
+            readLastCredit();
+        }
         closed = true;
         if (!terminationReported) {
             terminationReported = true;
@@ -705,6 +724,29 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         completions.close();
         local.close();
         remote.close();
+    }
+
+    /**
+     * Tells the peer, one last time, how far this side consumed: its sender learns that everything it sent, the end
+     * of its stream included, arrived, even when this side closes right after consuming it.
+     */
+    private void returnLastCredit() {
+        sends.clear();
+        returnCredit();
+        if (sends.count() > 0) {
+            queuePair.postSend(sends); // best effort: the connection is going away whatever the status
+        }
+    }
+
+    /**
+     * Reads the peer's credit once more as the connection ends (the peer writes it before it disconnects), so that
+     * a sender learns whether everything it sent was consumed. Called before the end becomes visible ({@link #error}
+     * or {@link #closed} written), on the driver thread. Errors in it no longer matter.
+     */
+    private void readLastCredit() {
+        for (final ProtocolStream stream : streams) {
+            stream.sendRing().refreshCredit();
+        }
     }
 
     @Override

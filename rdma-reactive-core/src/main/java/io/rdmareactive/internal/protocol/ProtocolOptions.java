@@ -14,8 +14,8 @@ import java.time.Duration;
 public record ProtocolOptions(int maxStreams, int ringCapacity, int maxMessageLength, Duration keepaliveInterval,
                               Duration livenessTimeout) {
 
-    /** The default: 8 streams of 256 KiB rings, 16 MiB messages, keepalive every 1 s, dead after 5 s of silence. */
-    public static final ProtocolOptions DEFAULTS = new ProtocolOptions(8, 256 * 1024, 16 * 1024 * 1024,
+    /** The default, as the API's: 16 streams of 64 KiB rings, 16 MiB messages, keepalive every 1 s, dead after 5 s. */
+    public static final ProtocolOptions DEFAULTS = new ProtocolOptions(16, 64 * 1024, 16 * 1024 * 1024,
         Duration.ofSeconds(1), Duration.ofSeconds(5));
 
     /** Checks the settings against what a handshake can carry ({@link HandshakeFlyweight}'s bounds). */

@@ -133,16 +133,26 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     }
 
     private void drain() {
-        final CoreSubscriber<? super T> actual = subscriber;
-        if (actual == null || done) {
+        if (done) {
             return;
         }
-        if (released.getAsBoolean()) {
-            terminate(errors.connectionFailed(connection.endReason()));
+        if (released.getAsBoolean()) { // the rings are being freed: never touch them again
+            if (cancelled) {
+                done = true;
+                subscriber = null;
+                onTerminal.run();
+            } else if (subscriber != null) {
+                terminate(errors.connectionFailed(connection.endReason()));
+            }
             return;
         }
         if (cancelled) {
+            subscriber = null; // Reactive Streams 3.13: a cancelled subscription drops its subscriber
             discardUntilEnd();
+            return;
+        }
+        final CoreSubscriber<? super T> actual = subscriber;
+        if (actual == null) {
             return;
         }
         grantCredit();

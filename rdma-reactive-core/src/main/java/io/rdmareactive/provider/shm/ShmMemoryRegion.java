@@ -119,10 +119,14 @@ final class ShmMemoryRegion implements MemoryRegion {
 
     private void deregister() {
         if (deregistered.compareAndSet(false, true)) {
-            device.retire(this);
-            lease.close();
-            if (ownsMemory) {
-                memory.close();
+            try {
+                lease.close();
+                if (ownsMemory) {
+                    memory.close(); // unmaps and unlinks the region's file
+                }
+            } finally {
+                // only now may the table index, and with it the file name, go to a new region
+                device.retire(this);
             }
         }
     }

@@ -1,0 +1,116 @@
+package io.rdmareactive;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+
+/**
+ * What the API tests share: a private shared-memory directory per test, servers and clients of the {@code shm}
+ * provider in it, and views of what a test may leave behind (files, threads).
+ */
+final class ShmTestSupport {
+
+    /** How long a test waits for something that should happen promptly; generous, as the machine is shared. */
+    static final Duration BOUND = Duration.ofSeconds(30);
+
+    /** The thread names the runtime uses: driver agents, server acceptors, the shm connection managers. */
+    static final List<String> RUNTIME_THREAD_PREFIXES = List.of("rdma-driver-", "rdma-accept-", "rdma-shm-cm-");
+
+    private ShmTestSupport() {
+    }
+
+    static Path newDirectory() {
+        try {
+            return Files.createTempDirectory(Path.of("/tmp"), "rr");
+        } catch (final IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    static void deleteDirectory(final Path directory) {
+        if (directory == null || !Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (final IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /** @return a fresh address, so that thread names and socket files of one test never meet another's */
+    static String uniqueAddress(final String prefix) {
+        return prefix + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 24));
+    }
+
+    static RdmaServer server(final Path directory, final String address) {
+        return RdmaServer.create().provider("shm").directory(directory).address(address).idleStrategy("backoff");
+    }
+
+    static RdmaClient client(final Path directory, final String address) {
+        return RdmaClient.create().provider("shm").directory(directory).address(address).idleStrategy("backoff");
+    }
+
+    /** @return the names of the files in the directory (not recursive), sorted */
+    static List<String> files(final Path directory) {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.map(path -> path.getFileName().toString()).sorted().toList();
+        } catch (final IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /** @return each file of the directory with its size in bytes */
+    static Map<String, Long> fileSizes(final Path directory) {
+        final Map<String, Long> sizes = new TreeMap<>();
+        try (Stream<Path> files = Files.list(directory)) {
+            files.forEach(path -> {
+                try {
+                    sizes.put(path.getFileName().toString(), Files.size(path));
+                } catch (final IOException ex) {
+                    sizes.put(path.getFileName().toString(), -1L); // vanished while listed
+                }
+            });
+        } catch (final IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        return sizes;
+    }
+
+    /** @return the live threads whose name starts with one of the runtime's prefixes and contains {@code marker} */
+    static List<String> runtimeThreads(final String marker) {
+        return Thread.getAllStackTraces().keySet().stream()
+            .filter(Thread::isAlive)
+            .map(Thread::getName)
+            .filter(name -> RUNTIME_THREAD_PREFIXES.stream().anyMatch(name::startsWith))
+            .filter(name -> name.contains(marker))
+            .sorted()
+            .toList();
+    }
+
+    /** @return the shm device ids ({@code <pid>-<hex>}) that own files in the directory */
+    static List<String> deviceIds(final Path directory) {
+        return files(directory).stream()
+            .filter(name -> name.matches("[0-9]+-[0-9a-f]{8}.*"))
+            .map(name -> name.substring(0, name.indexOf('-') + 9))
+            .distinct()
+            .sorted()
+            .toList();
+    }
+
+    static long usedHeapAfterGc() {
+        final Runtime runtime = Runtime.getRuntime();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return runtime.totalMemory() - runtime.freeMemory();
+    }
+}

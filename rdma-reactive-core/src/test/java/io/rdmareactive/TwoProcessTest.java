@@ -1,0 +1,246 @@
+package io.rdmareactive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmareactive.codec.Codecs;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+/**
+ * The API between two JVMs over the shared-memory provider: a peer killed with SIGKILL mid-stream, and a million
+ * checksummed messages of mixed sizes on three connections at once. The other JVM runs {@link ChildPeer}.
+ */
+class TwoProcessTest {
+
+    static final int RING_CAPACITY = 64 * 1024;
+    private static final Duration CHILD_BOUND = Duration.ofMinutes(3);
+
+    private Path directory;
+    private Child child;
+
+    @BeforeEach
+    void createDirectory() {
+        directory = ShmTestSupport.newDirectory();
+    }
+
+    @AfterEach
+    void cleanUp() {
+        if (child != null) {
+            child.kill();
+        }
+        ShmTestSupport.deleteDirectory(directory);
+    }
+
+    @Test
+    void aPeerKilledMidStreamEndsTheFluxWithAConnectionErrorThatNamesTheCause() throws Exception {
+        final String address = ShmTestSupport.uniqueAddress("victim");
+        child = Child.start("stream-forever", directory.toString(), address);
+        child.awaitLine(ChildPeer.LISTENING);
+        final Connection connection = ShmTestSupport.client(directory, address)
+            .liveness(ChildPeer.KEEPALIVE, ChildPeer.LIVENESS_TIMEOUT).connect().block(ShmTestSupport.BOUND);
+
+        final AtomicLong received = new AtomicLong();
+        final CountDownLatch someArrived = new CountDownLatch(1_000);
+        final CompletableFuture<Throwable> ended = new CompletableFuture<>();
+        connection.inbound().receive(Codecs.UTF8_STRING).subscribe(
+            value -> {
+                if (!value.equals(Long.toString(received.getAndIncrement()))) {
+                    ended.completeExceptionally(new AssertionError("message " + (received.get() - 1) + " was "
+                        + value));
+                }
+                someArrived.countDown();
+            },
+            ended::complete,
+            () -> ended.complete(null));
+        assertThat(someArrived.await(ShmTestSupport.BOUND.toSeconds(), TimeUnit.SECONDS))
+            .as("1000 messages arrived from the child; it said %s", child.output()).isTrue();
+
+        child.kill(); // SIGKILL, mid-stream
+
+        final Throwable error = ended.get(ShmTestSupport.BOUND.toSeconds(), TimeUnit.SECONDS);
+        assertThat(error).as("how the Flux ended after %d messages", received.get())
+            .isInstanceOf(RdmaConnectionException.class);
+        assertThat(error.getMessage()).as("the error names the cause")
+            .containsIgnoringCase("peer")
+            .containsPattern("(?i)went away|was lost|no word from the peer|killed|exited");
+        System.out.printf("killed peer: %d messages, then: %s%n", received.get(), error.getMessage());
+
+        // the connection disposed itself: its memory and threads are gone
+        final Throwable closed = connection.onDispose().then(Mono.<Throwable>empty())
+            .onErrorResume(Mono::just).block(ShmTestSupport.BOUND);
+        assertThat(closed).as("onDispose after the peer died").isInstanceOf(RdmaConnectionException.class);
+        Awaitility.await().atMost(ShmTestSupport.BOUND).untilAsserted(() ->
+            assertThat(ShmTestSupport.runtimeThreads(address)).as("runtime threads of the client").isEmpty());
+    }
+
+    @Test
+    void aMillionChecksummedMessagesOfMixedSizesCrossThreeConnectionsOnceEachAndInOrder() throws Exception {
+        final int connections = 3;
+        final long perConnection = 333_334;
+        final String address = ShmTestSupport.uniqueAddress("million");
+        final List<CheckedMessages.Checker> checkers = Collections.synchronizedList(new ArrayList<>());
+        final List<Throwable> errors = Collections.synchronizedList(new ArrayList<>());
+        final CountDownLatch completed = new CountDownLatch(connections);
+        final DisposableServer server = ShmTestSupport.server(directory, address)
+            .maxMessageLength(CheckedMessages.MAX_MESSAGE)
+            .handle((in, out) -> {
+                final CheckedMessages.Checker checker = new CheckedMessages.Checker();
+                checkers.add(checker);
+                return in.receiveViews().doOnNext(checker::check)
+                    .doOnError(errors::add)
+                    .doOnComplete(completed::countDown)
+                    .then();
+            })
+            .bind().block(ShmTestSupport.BOUND);
+        try {
+            final long start = System.nanoTime();
+            child = Child.start("send-checked", directory.toString(), address, String.valueOf(connections),
+                String.valueOf(perConnection));
+            final boolean allCompleted = awaitOrChildFailure(completed);
+            final double seconds = (System.nanoTime() - start) / 1e9;
+            assertThat(errors).as("errors of the receiving Fluxes; the child said %s", child.output()).isEmpty();
+            assertThat(allCompleted).as("every connection's stream completed; the child said %s", child.output())
+                .isTrue();
+            assertThat(child.awaitExit()).as("the child's exit code; it said %s", child.output()).isZero();
+
+            assertThat(checkers).hasSize(connections);
+            long total = 0;
+            long bytes = 0;
+            long fragmented = 0;
+            for (final CheckedMessages.Checker checker : checkers) {
+                assertThat(checker.firstProblem()).as("the first problem of connection %d (of %d problems)",
+                    checker.connection(), checker.problems()).isNull();
+                assertThat(checker.received()).as("messages of connection %d", checker.connection())
+                    .isEqualTo(perConnection);
+                total += checker.received();
+                bytes += checker.bytes();
+                fragmented += checker.fragmented();
+            }
+            assertThat(checkers.stream().map(CheckedMessages.Checker::connection).sorted().toList())
+                .as("connection ids").containsExactly(1, 2, 3);
+            assertThat(total).isGreaterThanOrEqualTo(1_000_000);
+            assertThat(fragmented).as("messages larger than a frame, sent as fragments").isPositive();
+            System.out.printf("two processes: %d messages (%d fragmented), %.1f MiB on %d connections in %.1f s%n",
+                total, fragmented, bytes / 1048576.0, connections, seconds);
+        } finally {
+            server.dispose();
+        }
+    }
+
+    private boolean awaitOrChildFailure(final CountDownLatch latch) throws InterruptedException {
+        final long deadline = System.nanoTime() + CHILD_BOUND.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (latch.await(1, TimeUnit.SECONDS)) {
+                return true;
+            }
+            if (!child.isAlive() && child.exitValue() != 0) {
+                return false; // it failed; what it said is in the assertion message
+            }
+        }
+        return false;
+    }
+
+    /** A second JVM running {@link ChildPeer}, its output (stdout and stderr) kept line by line. */
+    static final class Child {
+
+        private final Process process;
+        private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+
+        private Child(final Process process) {
+            this.process = process;
+            Thread.ofPlatform().daemon().name("child-peer-output").start(this::read);
+        }
+
+        static Child start(final String... arguments) {
+            final List<String> command = new ArrayList<>(List.of(
+                System.getProperty("java.home") + "/bin/java",
+                "--enable-native-access=ALL-UNNAMED",
+                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "-Xmx256m",
+                "-Drdma.idle=backoff",
+                "-cp", System.getProperty("java.class.path"),
+                ChildPeer.class.getName()));
+            command.addAll(List.of(arguments));
+            try {
+                return new Child(new ProcessBuilder(command).redirectErrorStream(true).start());
+            } catch (final IOException ex) {
+                throw new UncheckedIOException("cannot start the child JVM: " + command, ex);
+            }
+        }
+
+        private void read() {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    lines.add(line);
+                }
+            } catch (final IOException ignored) {
+                // the process is gone; what it said is in lines
+            }
+        }
+
+        void awaitLine(final String prefix) {
+            Awaitility.await().atMost(ShmTestSupport.BOUND).pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    synchronized (lines) {
+                        if (lines.stream().anyMatch(line -> line.startsWith(prefix))) {
+                            return true;
+                        }
+                    }
+                    if (!process.isAlive()) {
+                        throw new AssertionError("the child exited (" + process.exitValue() + ") without printing "
+                            + prefix + "; it said " + output());
+                    }
+                    return false;
+                });
+        }
+
+        boolean isAlive() {
+            return process.isAlive();
+        }
+
+        int exitValue() {
+            return process.exitValue();
+        }
+
+        int awaitExit() throws InterruptedException {
+            assertThat(process.waitFor(CHILD_BOUND.toSeconds(), TimeUnit.SECONDS))
+                .as("the child exits; it said %s", output()).isTrue();
+            return process.exitValue();
+        }
+
+        /** SIGKILL, and wait until it is gone. */
+        void kill() {
+            process.destroyForcibly();
+            try {
+                process.waitFor(ShmTestSupport.BOUND.toSeconds(), TimeUnit.SECONDS);
+            } catch (final InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        String output() {
+            synchronized (lines) {
+                return "\n  " + String.join("\n  ", lines);
+            }
+        }
+    }
+}
