@@ -155,11 +155,11 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         if (finished.get()) {
             return;
         }
-        if (cancelled) {
-            finish(null);
-            return;
-        }
         if (connection.isTerminated() || released.getAsBoolean()) {
+            if (cancelled) {
+                finish(null);
+                return;
+            }
             cancel();
             finish(errors.connectionFailed(connection.endReason()));
             return;
@@ -169,6 +169,15 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
             if (stream.complete()) {
                 finish(null);
             }
+            return;
+        }
+        if (cancelled) {
+            // the send was cancelled here: end this direction with an error the peer reads, so that its inbound
+            // ends and the stream can be used again (nothing to end if the stream was never opened)
+            if (openKind == 0 && !stream.error(3, "the sender cancelled its send")) {
+                return; // no room yet: the peer's credit will signal
+            }
+            finish(null);
             return;
         }
         if (openKind != 0) {
@@ -250,9 +259,15 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
             }
             codec.encode(element, scratch, 0, length);
         } catch (final RuntimeException ex) {
-            cancel();
-            stream.error(2, "the sender could not encode a message: " + ex.getMessage());
-            finish(ex);
+            // stop the publisher, and end the stream with the error (written by drain, which retries on a full ring)
+            final Subscription subscription = upstream;
+            if (subscription != null) {
+                subscription.cancel();
+            }
+            pending.clear();
+            upstreamError = new IllegalStateException("the sender could not encode a message: " + ex.getMessage(), ex);
+            upstreamDone = true;
+            signal();
             return FAILED;
         }
         fragmenter.begin(scratch, 0, length);

@@ -443,9 +443,19 @@ final class ShmDevice implements RdmaDevice {
             final String peerId = CmChannel.getString(payload);
             final int peerQp = payload.getInt();
             final byte[] acceptData = CmChannel.getBytes(payload);
-            final PeerView peer = PeerView.attach(directory, peerId, peerQp);
-            queuePair.connected(peer, channel, "listener '" + address + "', device " + peerId + ", queue pair "
-                + peerQp, acceptData);
+            final String description = "listener '" + address + "', device " + peerId + ", queue pair " + peerQp;
+            final PeerView peer;
+            try {
+                peer = PeerView.attach(directory, peerId, peerQp);
+            } catch (final IllegalStateException | java.io.UncheckedIOException gone) {
+                if (Files.exists(directory.queuePair(peerId, peerQp))) {
+                    throw gone;
+                }
+                // the listener accepted and closed its queue pair at once: connected, then disconnected, as on verbs
+                queuePair.acceptedThenClosed(channel, description, acceptData);
+                return queuePair;
+            }
+            queuePair.connected(peer, channel, description, acceptData);
             monitor.watch(queuePair);
             return queuePair;
         } catch (final RuntimeException | IOException ex) {

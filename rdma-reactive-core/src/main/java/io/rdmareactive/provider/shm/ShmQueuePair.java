@@ -109,6 +109,15 @@ final class ShmQueuePair implements QueuePair {
         file.state(QueuePairFile.STATE_READY);
     }
 
+    /** The peer accepted and closed its queue pair before this side could map it: report the disconnect. */
+    void acceptedThenClosed(final CmChannel cm, final String description, final byte[] privateData) {
+        this.peerPrivateData = privateData.clone();
+        this.peerDescription = description;
+        this.channel = cm;
+        enterError("the peer (" + description + ") disconnected: it closed its queue pair right after accepting",
+            ConnectionEvent.Type.DISCONNECTED);
+    }
+
     CmChannel channel() {
         return channel;
     }
