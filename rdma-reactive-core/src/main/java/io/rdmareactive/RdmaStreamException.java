@@ -12,7 +12,7 @@ public class RdmaStreamException extends RuntimeException {
         this.code = code;
     }
 
-    /** @return 1 when the peer's publisher failed or one of its messages could not be encoded, 3 when the peer cancelled its send */
+    /** @return 1 when the peer's publisher failed or one of its messages could not be encoded */
     public int code() {
         return code;
     }

@@ -172,9 +172,9 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
             return;
         }
         if (cancelled) {
-            // the send was cancelled here: end this direction with an error the peer reads, so that its inbound
-            // ends and the stream can be used again (nothing to end if the stream was never opened)
-            if (openKind == 0 && !stream.error(3, "the sender cancelled its send")) {
+            // the send was cancelled here: a cancel is no error, so end this direction with COMPLETE, so that the
+            // peer's inbound ends and the stream can be used again (nothing to end if it was never opened)
+            if (openKind == 0 && !stream.complete()) {
                 return; // no room yet: the peer's credit will signal
             }
             finish(null);
