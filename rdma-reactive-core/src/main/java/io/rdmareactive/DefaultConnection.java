@@ -166,7 +166,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         if (kind == null || mine || streamHandler == null) {
             final String why = kind == null ? "malformed OPEN frame: " + FrameCheck.describe(check)
                 : mine ? "the peer opened a stream that is this side's to open" : "this side serves no requests";
-            channel.send(Flux.error(new UnsupportedOperationException(why)), io.rdmareactive.codec.Codecs.BYTE_ARRAY)
+            channel.send(Flux.error(new IllegalStateException(why)), io.rdmareactive.codec.Codecs.BYTE_ARRAY)
                 .subscribe(null, ignored -> { });
             channel.receive(io.rdmareactive.codec.Codecs.BYTE_ARRAY).subscribe(ignored -> { }, ignored -> { });
             return;
