@@ -48,15 +48,46 @@ final class ShmTestSupport {
 
     /** @return a fresh address, so that thread names and socket files of one test never meet another's */
     static String uniqueAddress(final String prefix) {
+        if ("verbs".equals(provider())) {
+            return io.rdmareactive.provider.verbs.VerbsTestEnvironment.uniqueAddress();
+        }
         return prefix + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 24));
     }
 
     static RdmaServer server(final Path directory, final String address) {
-        return RdmaServer.create().provider("shm").directory(directory).address(address).idleStrategy("backoff");
+        return RdmaServer.create().provider(provider()).directory(directory).address(address).idleStrategy("backoff");
     }
 
     static RdmaClient client(final Path directory, final String address) {
-        return RdmaClient.create().provider("shm").directory(directory).address(address).idleStrategy("backoff");
+        return RdmaClient.create().provider(provider()).directory(directory).address(address).idleStrategy("backoff");
+    }
+
+    /** The system property that runs these tests on another provider ({@code verbs} in the Soft-RoCE guest). */
+    static final String PROVIDER_PROPERTY = "rr.test.provider";
+    /** The system property that scales message counts down where the transport is slow (emulated hardware). */
+    static final String SCALE_PROPERTY = "rr.test.scale";
+
+    /** @return the provider the API tests run on: {@code shm} unless {@link #PROVIDER_PROPERTY} says otherwise */
+    static String provider() {
+        return System.getProperty(PROVIDER_PROPERTY, "shm");
+    }
+
+    /** @return {@code count} scaled by {@link #SCALE_PROPERTY} (1 by default), at least {@code floor} */
+    static long scaled(final long count, final long floor) {
+        final double scale = Double.parseDouble(System.getProperty(SCALE_PROPERTY, "1"));
+        return Math.max(floor, (long) (count * scale));
+    }
+
+    /** @return the JVM options that carry this JVM's test provider and scale into a child JVM */
+    static List<String> childProperties() {
+        final List<String> options = new java.util.ArrayList<>();
+        for (final String key : List.of(PROVIDER_PROPERTY, SCALE_PROPERTY)) {
+            final String value = System.getProperty(key);
+            if (value != null) {
+                options.add("-D" + key + "=" + value);
+            }
+        }
+        return options;
     }
 
     /** @return the names of the files in the directory (not recursive), sorted */

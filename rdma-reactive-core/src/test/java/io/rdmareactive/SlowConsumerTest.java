@@ -29,7 +29,6 @@ import reactor.core.publisher.Flux;
  */
 class SlowConsumerTest {
 
-    private static final int MESSAGES = 200_000;
     /** The first messages are taken one request(1) at a time, a few hundred microseconds apart; the rest at once. */
     private static final int SLOW_MESSAGES = 10_000;
     private static final int CHECKPOINT_EVERY = 2_500;
@@ -53,6 +52,7 @@ class SlowConsumerTest {
 
     @Test
     void aSlowSubscriberHoldsTheRemoteProducerBackWithNothingDroppedAndMemoryBounded() throws Exception {
+        final int messages = (int) ShmTestSupport.scaled(200_000, 20_000);
         final String address = ShmTestSupport.uniqueAddress("slow");
         final AtomicLong requestedFromProducer = new AtomicLong();
         final AtomicLong producedByProducer = new AtomicLong();
@@ -60,7 +60,7 @@ class SlowConsumerTest {
         final AtomicLong maxRequestedAhead = new AtomicLong();
         final AtomicLong maxProducedAhead = new AtomicLong();
         final DisposableServer server = ShmTestSupport.server(directory, address)
-            .handle((in, out) -> out.send(Flux.range(0, MESSAGES)
+            .handle((in, out) -> out.send(Flux.range(0, messages)
                 .doOnRequest(n -> {
                     final long requested = requestedFromProducer.accumulateAndGet(n, SlowConsumerTest::addCapped);
                     maxRequestedAhead.accumulateAndGet(requested - delivered.get(), Math::max);
@@ -83,8 +83,8 @@ class SlowConsumerTest {
 
             assertThat(subscriber.error).as("the subscriber's error").isNull();
             assertThat(subscriber.firstOutOfOrder).as("the first message out of order or wrong").isNull();
-            assertThat(subscriber.received).as("messages received, each once and in order").isEqualTo(MESSAGES);
-            assertThat(producedByProducer.get()).as("messages the producer made").isEqualTo(MESSAGES);
+            assertThat(subscriber.received).as("messages received, each once and in order").isEqualTo(messages);
+            assertThat(producedByProducer.get()).as("messages the producer made").isEqualTo(messages);
 
             final long inFlightBound = PREFETCH + RING_CAPACITY / SMALLEST_FRAME;
             assertThat(maxRequestedAhead.get())
@@ -104,7 +104,7 @@ class SlowConsumerTest {
 
             System.out.printf("slow consumer: %d messages; most requested ahead of delivery %d, most produced ahead "
                     + "%d (bound %d); heap at start %.1f MiB, growth at checkpoints %s KiB; %d files, %d bytes%n",
-                MESSAGES, maxRequestedAhead.get(), maxProducedAhead.get(), inFlightBound, heapAtStart / 1048576.0,
+                messages, maxRequestedAhead.get(), maxProducedAhead.get(), inFlightBound, heapAtStart / 1048576.0,
                 subscriber.heapAtCheckpoints.stream().map(used -> (used - heapAtStart) / 1024).toList(),
                 filesAtStart.size(), filesAtStart.values().stream().mapToLong(Long::longValue).sum());
             connection.dispose();

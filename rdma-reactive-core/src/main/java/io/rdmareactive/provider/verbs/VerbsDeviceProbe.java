@@ -1,0 +1,260 @@
+package io.rdmareactive.provider.verbs;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Finds the RDMA devices of this machine and their ports, and says in one sentence why there are none where there are
+ * none: libraries missing, no kernel support ({@code ENOSYS}), no connection manager ({@code ENODEV}), no device, no
+ * active port. Device contexts come from {@code rdma_get_devices}, which opens each device once per process and
+ * shares the context with every connection-manager identifier, so that the queue pairs the connection manager sets
+ * up and the protection domains and registrations of the provider live in the same context.
+ */
+final class VerbsDeviceProbe {
+
+    static final int PORT_ACTIVE = 4;
+
+    private VerbsDeviceProbe() {
+    }
+
+    /** One port of a device. */
+    record Port(int number, int state, int activeMtu, int maxMtu, int linkLayer, int lid, int gidTableLength,
+                long maxMessageSize, List<String> gids) {
+
+        boolean isActive() {
+            return state == PORT_ACTIVE;
+        }
+
+        String stateName() {
+            return switch (state) {
+                case 0 -> "NOP";
+                case 1 -> "DOWN";
+                case 2 -> "INIT";
+                case 3 -> "ARMED";
+                case 4 -> "ACTIVE";
+                case 5 -> "ACTIVE_DEFER";
+                default -> "STATE(" + state + ")";
+            };
+        }
+
+        String linkLayerName() {
+            return switch (linkLayer) {
+                case 0, 1 -> "InfiniBand";
+                case 2 -> "Ethernet (RoCE)";
+                default -> "link layer " + linkLayer;
+            };
+        }
+
+        static int mtuBytes(final int mtu) {
+            return mtu >= 1 && mtu <= 5 ? 128 << mtu : 0;
+        }
+
+        String describe() {
+            return "port " + number + " " + stateName() + " (" + linkLayerName() + ", MTU " + mtuBytes(activeMtu) + ")";
+        }
+    }
+
+    /** One device, with the limits the provider uses. */
+    record Device(String name, MemorySegment context, String firmware, long nodeGuid, int vendorId, int vendorPartId,
+                  int maxQueuePairs, int maxQueuePairDepth, int maxSge, int maxCompletionQueues, int maxCqe,
+                  long maxMrSize, int maxReadAtoms, int maxInitiatorReadAtoms, List<Port> ports) {
+
+        Optional<Port> activePort() {
+            return ports.stream().filter(Port::isActive).findFirst();
+        }
+
+        String describePorts() {
+            final List<String> parts = new ArrayList<>();
+            ports.forEach(p -> parts.add(p.describe()));
+            return parts.isEmpty() ? "no ports" : String.join(", ", parts);
+        }
+    }
+
+    /**
+     * What the probe found.
+     *
+     * @param devices the devices, possibly empty
+     * @param problem why there are none (or why they cannot be used), or null
+     */
+    record Result(List<Device> devices, String problem) {
+
+        /**
+         * @param name a device name, or empty for the first device with an active port
+         * @return the device to open, with an active port
+         * @throws VerbsUnavailableException with the reason if there is none
+         */
+        Device choose(final Optional<String> name) {
+            if (problem != null) {
+                throw new VerbsUnavailableException(problem);
+            }
+            if (name.isPresent()) {
+                final Device named = devices.stream().filter(d -> d.name().equals(name.get())).findFirst()
+                    .orElseThrow(() -> new VerbsUnavailableException("there is no RDMA device named '" + name.get()
+                        + "'; this machine has " + names()));
+                if (named.activePort().isEmpty()) {
+                    throw new VerbsUnavailableException(noActivePort(named));
+                }
+                return named;
+            }
+            return devices.stream().filter(d -> d.activePort().isPresent()).findFirst()
+                .orElseThrow(() -> new VerbsUnavailableException(devices.size() == 1 ? noActivePort(devices.get(0))
+                    : "no RDMA device has an active port: " + names() + "; check the links with ibv_devinfo"));
+        }
+
+        private String names() {
+            final List<String> parts = new ArrayList<>();
+            devices.forEach(d -> parts.add(d.name() + " (" + d.describePorts() + ")"));
+            return String.join(", ", parts);
+        }
+
+        private static String noActivePort(final Device device) {
+            return "RDMA device " + device.name() + " has no active port (" + device.describePorts() + "): check the "
+                + "link with ibv_devinfo; on RoCE the network interface under it must be up, with an IP address";
+        }
+    }
+
+    /** @return what this machine has; never throws for a missing library or device (the result says so) */
+    static Result probe() {
+        final VerbsLibrary lib;
+        try {
+            lib = VerbsLibrary.get();
+        } catch (final VerbsUnavailableException ex) {
+            return new Result(List.of(), ex.getMessage());
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            final MemorySegment capture = NativeCall.captureSegment(arena);
+            final MemorySegment count = arena.allocate(JAVA_INT);
+            final MemorySegment list = VerbsLibrary.pointer(lib.getDeviceList, capture, count);
+            if (list.equals(MemorySegment.NULL)) {
+                final int errno = NativeCall.errno(capture);
+                if (errno == Errno.ENOSYS) {
+                    return new Result(List.of(), "this kernel has no RDMA support: ibv_get_device_list failed with "
+                        + Errno.name(errno) + " (there is no /sys/class/infiniband_verbs); load the ib_uverbs module and "
+                        + "your adapter's driver (mlx5_ib, or rdma_rxe for Soft-RoCE), or, in a container, expose "
+                        + "/dev/infiniband and /sys/class/infiniband_verbs");
+                }
+                return new Result(List.of(), "ibv_get_device_list failed with " + Errno.name(errno)
+                    + "; check that the ib_uverbs module is loaded and /dev/infiniband is readable");
+            }
+            final int devices = count.get(JAVA_INT, 0);
+            VerbsLibrary.plain(lib.freeDeviceList, list);
+            if (devices == 0) {
+                return new Result(List.of(), "there is no RDMA device on this machine (the kernel supports RDMA, but "
+                    + "no adapter is registered; ibv_devices lists none): load your adapter's driver, or add a "
+                    + "Soft-RoCE device with 'rdma link add rxe0 type rxe netdev <interface>'");
+            }
+            final MemorySegment contexts = VerbsLibrary.pointer(lib.getDevices, capture, count);
+            if (contexts.equals(MemorySegment.NULL)) {
+                final int errno = NativeCall.errno(capture);
+                return new Result(List.of(), "the RDMA connection manager is not available (rdma_get_devices failed "
+                    + "with " + Errno.name(errno) + "): load the rdma_ucm kernel module (modprobe rdma_ucm) and check "
+                    + "that /dev/infiniband/rdma_cm exists");
+            }
+            final int n = count.get(JAVA_INT, 0);
+            final MemorySegment array = contexts.reinterpret(ADDRESS.byteSize() * n);
+            final List<Device> found = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                final MemorySegment context = array.getAtIndex(ADDRESS, i)
+                    .reinterpret(VerbsLayouts.IBV_CONTEXT.byteSize());
+                found.add(describe(lib, arena, context));
+            }
+            VerbsLibrary.plain(lib.freeDevices, contexts);
+            return new Result(List.copyOf(found), null);
+        }
+    }
+
+    private static Device describe(final VerbsLibrary lib, final Arena arena, final MemorySegment context) {
+        final MemorySegment device = context.get(ADDRESS, VerbsLayouts.CONTEXT_DEVICE);
+        final String name = VerbsLibrary.string((MemorySegment) VerbsLibrary.plain(lib.getDeviceName, device));
+        final MemorySegment attr = arena.allocate(VerbsLayouts.IBV_DEVICE_ATTR);
+        final int rc = (int) VerbsLibrary.plain(lib.queryDevice, context, attr);
+        if (rc != 0) {
+            throw new VerbsUnavailableException("ibv_query_device on " + name + " failed with " + Errno.name(rc));
+        }
+        final StructReader a = new StructReader(attr, VerbsLayouts.IBV_DEVICE_ATTR);
+        final int portCount = Byte.toUnsignedInt(a.byteAt("phys_port_cnt"));
+        final List<Port> ports = new ArrayList<>();
+        for (int p = 1; p <= portCount; p++) {
+            final MemorySegment port = arena.allocate(VerbsLayouts.IBV_PORT_ATTR);
+            port.fill((byte) 0);
+            if ((int) VerbsLibrary.plain(lib.queryPort, context, (byte) p, port) != 0) {
+                continue;
+            }
+            final StructReader pa = new StructReader(port, VerbsLayouts.IBV_PORT_ATTR);
+            final int gidTable = pa.intAt("gid_tbl_len");
+            final List<String> gids = new ArrayList<>();
+            final MemorySegment gid = arena.allocate(16, 8);
+            for (int index = 0; index < Math.min(gidTable, 4); index++) {
+                if ((int) VerbsLibrary.plain(lib.queryGid, context, (byte) p, index, gid) == 0) {
+                    final byte[] raw = gid.toArray(JAVA_BYTE);
+                    if (!isZero(raw)) {
+                        gids.add(index + ":" + formatGid(raw));
+                    }
+                }
+            }
+            ports.add(new Port(p, pa.intAt("state"), pa.intAt("active_mtu"), pa.intAt("max_mtu"),
+                Byte.toUnsignedInt(pa.byteAt("link_layer")), Short.toUnsignedInt(pa.shortAt("lid")), gidTable,
+                Integer.toUnsignedLong(pa.intAt("max_msg_sz")), List.copyOf(gids)));
+        }
+        final byte[] fw = attr.asSlice(0, 64).toArray(JAVA_BYTE);
+        int end = 0;
+        while (end < fw.length && fw[end] != 0) {
+            end++;
+        }
+        return new Device(name, context, new String(fw, 0, end, java.nio.charset.StandardCharsets.US_ASCII),
+            a.longAt("node_guid"), a.intAt("vendor_id"), a.intAt("vendor_part_id"), a.intAt("max_qp"),
+            a.intAt("max_qp_wr"), a.intAt("max_sge"), a.intAt("max_cq"), a.intAt("max_cqe"), a.longAt("max_mr_size"),
+            a.intAt("max_qp_rd_atom"), a.intAt("max_qp_init_rd_atom"), List.copyOf(ports));
+    }
+
+    private static boolean isZero(final byte[] raw) {
+        for (final byte b : raw) {
+            if (b != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static String formatGid(final byte[] raw) {
+        final String hex = HexFormat.of().formatHex(raw);
+        final StringBuilder text = new StringBuilder();
+        for (int i = 0; i < hex.length(); i += 4) {
+            if (i > 0) {
+                text.append(':');
+            }
+            text.append(hex, i, i + 4);
+        }
+        return text.toString();
+    }
+
+    /** Reads named members of a structure through its layout. */
+    private record StructReader(MemorySegment segment, java.lang.foreign.StructLayout layout) {
+
+        int intAt(final String member) {
+            return segment.get(JAVA_INT, VerbsLayouts.offset(layout, member));
+        }
+
+        long longAt(final String member) {
+            return segment.get(JAVA_LONG, VerbsLayouts.offset(layout, member));
+        }
+
+        short shortAt(final String member) {
+            return segment.get(JAVA_SHORT, VerbsLayouts.offset(layout, member));
+        }
+
+        byte byteAt(final String member) {
+            return segment.get(JAVA_BYTE, VerbsLayouts.offset(layout, member));
+        }
+    }
+}

@@ -1,0 +1,326 @@
+package io.rdmareactive.provider.verbs;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemoryLayout.PathElement;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.Map;
+
+/**
+ * The C structures of libibverbs and librdmacm that the binding reads or writes, declared once, as x86-64 / aarch64
+ * LP64 Linux lays them out (rdma-core 44 and later). Only the members the binding uses are named; the rest is padding,
+ * so each layout has the C structure's full size. Members are named after their C path ({@code wr.rdma.rkey}), which
+ * lets {@code VerbsLayoutTest} compile a C program that prints {@code sizeof} and {@code offsetof} of each against the
+ * installed headers and compare.
+ *
+ * <p>Offsets are read from the layouts once, into the {@code long} constants the hot path uses, so a layout declared
+ * wrongly is caught by that test rather than by a crash.
+ */
+final class VerbsLayouts {
+
+    /** {@code __be32} members (immediate data) are big-endian. */
+    static final ValueLayout.OfInt BE_INT = JAVA_INT.withOrder(ByteOrder.BIG_ENDIAN);
+
+    /** {@code struct ibv_sge}: one gather/scatter entry. */
+    static final StructLayout IBV_SGE = MemoryLayout.structLayout(
+        JAVA_LONG.withName("addr"),
+        JAVA_INT.withName("length"),
+        JAVA_INT.withName("lkey"));
+
+    /** {@code struct ibv_send_wr}, with the {@code wr.rdma} member of its union. */
+    static final StructLayout IBV_SEND_WR = MemoryLayout.structLayout(
+        JAVA_LONG.withName("wr_id"),
+        ADDRESS.withName("next"),
+        ADDRESS.withName("sg_list"),
+        JAVA_INT.withName("num_sge"),
+        JAVA_INT.withName("opcode"),
+        JAVA_INT.withName("send_flags"),
+        BE_INT.withName("imm_data"),
+        JAVA_LONG.withName("wr.rdma.remote_addr"),
+        JAVA_INT.withName("wr.rdma.rkey"),
+        MemoryLayout.paddingLayout(76));
+
+    /** {@code struct ibv_recv_wr}. */
+    static final StructLayout IBV_RECV_WR = MemoryLayout.structLayout(
+        JAVA_LONG.withName("wr_id"),
+        ADDRESS.withName("next"),
+        ADDRESS.withName("sg_list"),
+        JAVA_INT.withName("num_sge"),
+        MemoryLayout.paddingLayout(4));
+
+    /** {@code struct ibv_wc}: a work completion. */
+    static final StructLayout IBV_WC = MemoryLayout.structLayout(
+        JAVA_LONG.withName("wr_id"),
+        JAVA_INT.withName("status"),
+        JAVA_INT.withName("opcode"),
+        JAVA_INT.withName("vendor_err"),
+        JAVA_INT.withName("byte_len"),
+        BE_INT.withName("imm_data"),
+        JAVA_INT.withName("qp_num"),
+        JAVA_INT.withName("src_qp"),
+        JAVA_INT.withName("wc_flags"),
+        MemoryLayout.paddingLayout(8));
+
+    /** {@code struct ibv_qp_init_attr}, with its {@code struct ibv_qp_cap}. */
+    static final StructLayout IBV_QP_INIT_ATTR = MemoryLayout.structLayout(
+        ADDRESS.withName("qp_context"),
+        ADDRESS.withName("send_cq"),
+        ADDRESS.withName("recv_cq"),
+        ADDRESS.withName("srq"),
+        JAVA_INT.withName("cap.max_send_wr"),
+        JAVA_INT.withName("cap.max_recv_wr"),
+        JAVA_INT.withName("cap.max_send_sge"),
+        JAVA_INT.withName("cap.max_recv_sge"),
+        JAVA_INT.withName("cap.max_inline_data"),
+        JAVA_INT.withName("qp_type"),
+        JAVA_INT.withName("sq_sig_all"),
+        MemoryLayout.paddingLayout(4));
+
+    /** {@code struct ibv_context}: the device context; the data-path entry points live in its {@code ops}. */
+    static final StructLayout IBV_CONTEXT = MemoryLayout.structLayout(
+        ADDRESS.withName("device"),
+        MemoryLayout.paddingLayout(88),
+        ADDRESS.withName("ops.poll_cq"),
+        ADDRESS.withName("ops.req_notify_cq"),
+        MemoryLayout.paddingLayout(96),
+        ADDRESS.withName("ops.post_send"),
+        ADDRESS.withName("ops.post_recv"),
+        MemoryLayout.paddingLayout(40),
+        JAVA_INT.withName("cmd_fd"),
+        JAVA_INT.withName("async_fd"),
+        JAVA_INT.withName("num_comp_vectors"),
+        MemoryLayout.paddingLayout(52));
+
+    /** {@code struct ibv_device}. */
+    static final StructLayout IBV_DEVICE = MemoryLayout.structLayout(
+        MemoryLayout.paddingLayout(16),
+        JAVA_INT.withName("node_type"),
+        JAVA_INT.withName("transport_type"),
+        MemoryLayout.sequenceLayout(64, JAVA_BYTE).withName("name"),
+        MemoryLayout.sequenceLayout(64, JAVA_BYTE).withName("dev_name"),
+        MemoryLayout.paddingLayout(512));
+
+    /** {@code struct ibv_device_attr}: the limits the provider reports. */
+    static final StructLayout IBV_DEVICE_ATTR = MemoryLayout.structLayout(
+        MemoryLayout.sequenceLayout(64, JAVA_BYTE).withName("fw_ver"),
+        JAVA_LONG.withName("node_guid"),
+        MemoryLayout.paddingLayout(8),
+        JAVA_LONG.withName("max_mr_size"),
+        MemoryLayout.paddingLayout(8),
+        JAVA_INT.withName("vendor_id"),
+        JAVA_INT.withName("vendor_part_id"),
+        JAVA_INT.withName("hw_ver"),
+        JAVA_INT.withName("max_qp"),
+        JAVA_INT.withName("max_qp_wr"),
+        MemoryLayout.paddingLayout(4),
+        JAVA_INT.withName("max_sge"),
+        MemoryLayout.paddingLayout(4),
+        JAVA_INT.withName("max_cq"),
+        JAVA_INT.withName("max_cqe"),
+        JAVA_INT.withName("max_mr"),
+        MemoryLayout.paddingLayout(4),
+        JAVA_INT.withName("max_qp_rd_atom"),
+        MemoryLayout.paddingLayout(8),
+        JAVA_INT.withName("max_qp_init_rd_atom"),
+        MemoryLayout.paddingLayout(67),
+        JAVA_BYTE.withName("phys_port_cnt"),
+        MemoryLayout.paddingLayout(4));
+
+    /** {@code struct ibv_port_attr} (52 bytes; the exported {@code ibv_query_port} fills the first 48). */
+    static final StructLayout IBV_PORT_ATTR = MemoryLayout.structLayout(
+        JAVA_INT.withName("state"),
+        JAVA_INT.withName("max_mtu"),
+        JAVA_INT.withName("active_mtu"),
+        JAVA_INT.withName("gid_tbl_len"),
+        MemoryLayout.paddingLayout(4),
+        JAVA_INT.withName("max_msg_sz"),
+        MemoryLayout.paddingLayout(10),
+        JAVA_SHORT.withName("lid"),
+        MemoryLayout.paddingLayout(7),
+        JAVA_BYTE.withName("active_width"),
+        JAVA_BYTE.withName("active_speed"),
+        MemoryLayout.paddingLayout(1),
+        JAVA_BYTE.withName("link_layer"),
+        MemoryLayout.paddingLayout(5));
+
+    /** {@code struct ibv_mr}. */
+    static final StructLayout IBV_MR = MemoryLayout.structLayout(
+        ADDRESS.withName("context"),
+        ADDRESS.withName("pd"),
+        ADDRESS.withName("addr"),
+        JAVA_LONG.withName("length"),
+        JAVA_INT.withName("handle"),
+        JAVA_INT.withName("lkey"),
+        JAVA_INT.withName("rkey"),
+        MemoryLayout.paddingLayout(4));
+
+    /** {@code struct ibv_qp}. */
+    static final StructLayout IBV_QP = MemoryLayout.structLayout(
+        ADDRESS.withName("context"),
+        MemoryLayout.paddingLayout(44),
+        JAVA_INT.withName("qp_num"),
+        JAVA_INT.withName("state"),
+        MemoryLayout.paddingLayout(100));
+
+    /** {@code struct ibv_cq}. */
+    static final StructLayout IBV_CQ = MemoryLayout.structLayout(
+        ADDRESS.withName("context"),
+        MemoryLayout.paddingLayout(20),
+        JAVA_INT.withName("cqe"),
+        MemoryLayout.paddingLayout(96));
+
+    /** {@code struct ibv_async_event}: the member of its union it concerns, and its type. */
+    static final StructLayout IBV_ASYNC_EVENT = MemoryLayout.structLayout(
+        ADDRESS.withName("element.qp"),
+        JAVA_INT.withName("event_type"),
+        MemoryLayout.paddingLayout(4));
+
+    /** {@code struct rdma_cm_id}. */
+    static final StructLayout RDMA_CM_ID = MemoryLayout.structLayout(
+        ADDRESS.withName("verbs"),
+        ADDRESS.withName("channel"),
+        ADDRESS.withName("context"),
+        ADDRESS.withName("qp"),
+        MemoryLayout.sequenceLayout(128, JAVA_BYTE).withName("route.addr.src_storage"),
+        MemoryLayout.sequenceLayout(128, JAVA_BYTE).withName("route.addr.dst_storage"),
+        MemoryLayout.paddingLayout(56),
+        JAVA_INT.withName("ps"),
+        JAVA_BYTE.withName("port_num"),
+        MemoryLayout.paddingLayout(67));
+
+    /** {@code struct rdma_cm_event}, with the connection member of its {@code param} union. */
+    static final StructLayout RDMA_CM_EVENT = MemoryLayout.structLayout(
+        ADDRESS.withName("id"),
+        ADDRESS.withName("listen_id"),
+        JAVA_INT.withName("event"),
+        JAVA_INT.withName("status"),
+        ADDRESS.withName("param.conn.private_data"),
+        JAVA_BYTE.withName("param.conn.private_data_len"),
+        MemoryLayout.paddingLayout(47));
+
+    /** {@code struct rdma_conn_param}. */
+    static final StructLayout RDMA_CONN_PARAM = MemoryLayout.structLayout(
+        ADDRESS.withName("private_data"),
+        JAVA_BYTE.withName("private_data_len"),
+        JAVA_BYTE.withName("responder_resources"),
+        JAVA_BYTE.withName("initiator_depth"),
+        JAVA_BYTE.withName("flow_control"),
+        JAVA_BYTE.withName("retry_count"),
+        JAVA_BYTE.withName("rnr_retry_count"),
+        JAVA_BYTE.withName("srq"),
+        MemoryLayout.paddingLayout(1),
+        JAVA_INT.withName("qp_num"),
+        MemoryLayout.paddingLayout(4));
+
+    /** {@code struct rdma_event_channel}. */
+    static final StructLayout RDMA_EVENT_CHANNEL = MemoryLayout.structLayout(JAVA_INT.withName("fd"));
+
+    /** {@code struct sockaddr_in}: port and address in network byte order. */
+    static final StructLayout SOCKADDR_IN = MemoryLayout.structLayout(
+        JAVA_SHORT.withName("sin_family"),
+        JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN).withName("sin_port"),
+        MemoryLayout.sequenceLayout(4, JAVA_BYTE).withName("sin_addr"),
+        MemoryLayout.paddingLayout(8));
+
+    /** {@code struct pollfd} of {@code poll(2)}. */
+    static final StructLayout POLLFD = MemoryLayout.structLayout(
+        JAVA_INT.withName("fd"),
+        JAVA_SHORT.withName("events"),
+        JAVA_SHORT.withName("revents"));
+
+    /** {@code struct rlimit} of {@code getrlimit(2)}. */
+    static final StructLayout RLIMIT = MemoryLayout.structLayout(
+        JAVA_LONG.withName("rlim_cur"),
+        JAVA_LONG.withName("rlim_max"));
+
+    /** Every layout above by its C structure name, for the layout test. */
+    static final Map<String, StructLayout> BY_C_NAME = Map.ofEntries(
+        Map.entry("ibv_sge", IBV_SGE),
+        Map.entry("ibv_send_wr", IBV_SEND_WR),
+        Map.entry("ibv_recv_wr", IBV_RECV_WR),
+        Map.entry("ibv_wc", IBV_WC),
+        Map.entry("ibv_qp_init_attr", IBV_QP_INIT_ATTR),
+        Map.entry("ibv_context", IBV_CONTEXT),
+        Map.entry("ibv_device", IBV_DEVICE),
+        Map.entry("ibv_device_attr", IBV_DEVICE_ATTR),
+        Map.entry("ibv_port_attr", IBV_PORT_ATTR),
+        Map.entry("ibv_mr", IBV_MR),
+        Map.entry("ibv_qp", IBV_QP),
+        Map.entry("ibv_cq", IBV_CQ),
+        Map.entry("ibv_async_event", IBV_ASYNC_EVENT),
+        Map.entry("rdma_cm_id", RDMA_CM_ID),
+        Map.entry("rdma_cm_event", RDMA_CM_EVENT),
+        Map.entry("rdma_conn_param", RDMA_CONN_PARAM),
+        Map.entry("rdma_event_channel", RDMA_EVENT_CHANNEL),
+        Map.entry("sockaddr_in", SOCKADDR_IN),
+        Map.entry("pollfd", POLLFD),
+        Map.entry("rlimit", RLIMIT));
+
+    // offsets the binding uses, read once from the layouts
+    static final long SGE_ADDR = offset(IBV_SGE, "addr");
+    static final long SGE_LENGTH = offset(IBV_SGE, "length");
+    static final long SGE_LKEY = offset(IBV_SGE, "lkey");
+
+    static final long SEND_WR_ID = offset(IBV_SEND_WR, "wr_id");
+    static final long SEND_WR_NEXT = offset(IBV_SEND_WR, "next");
+    static final long SEND_WR_SG_LIST = offset(IBV_SEND_WR, "sg_list");
+    static final long SEND_WR_NUM_SGE = offset(IBV_SEND_WR, "num_sge");
+    static final long SEND_WR_OPCODE = offset(IBV_SEND_WR, "opcode");
+    static final long SEND_WR_FLAGS = offset(IBV_SEND_WR, "send_flags");
+    static final long SEND_WR_IMM = offset(IBV_SEND_WR, "imm_data");
+    static final long SEND_WR_REMOTE_ADDR = offset(IBV_SEND_WR, "wr.rdma.remote_addr");
+    static final long SEND_WR_RKEY = offset(IBV_SEND_WR, "wr.rdma.rkey");
+
+    static final long RECV_WR_ID = offset(IBV_RECV_WR, "wr_id");
+    static final long RECV_WR_NEXT = offset(IBV_RECV_WR, "next");
+    static final long RECV_WR_SG_LIST = offset(IBV_RECV_WR, "sg_list");
+    static final long RECV_WR_NUM_SGE = offset(IBV_RECV_WR, "num_sge");
+
+    static final long WC_WR_ID = offset(IBV_WC, "wr_id");
+    static final long WC_STATUS = offset(IBV_WC, "status");
+    static final long WC_OPCODE = offset(IBV_WC, "opcode");
+    static final long WC_VENDOR_ERR = offset(IBV_WC, "vendor_err");
+    static final long WC_BYTE_LEN = offset(IBV_WC, "byte_len");
+    static final long WC_IMM = offset(IBV_WC, "imm_data");
+    static final long WC_QP_NUM = offset(IBV_WC, "qp_num");
+    static final long WC_FLAGS = offset(IBV_WC, "wc_flags");
+
+    static final long CONTEXT_DEVICE = offset(IBV_CONTEXT, "device");
+    static final long CONTEXT_POLL_CQ = offset(IBV_CONTEXT, "ops.poll_cq");
+    static final long CONTEXT_POST_SEND = offset(IBV_CONTEXT, "ops.post_send");
+    static final long CONTEXT_POST_RECV = offset(IBV_CONTEXT, "ops.post_recv");
+    static final long CONTEXT_ASYNC_FD = offset(IBV_CONTEXT, "async_fd");
+
+    static final long MR_LKEY = offset(IBV_MR, "lkey");
+    static final long MR_RKEY = offset(IBV_MR, "rkey");
+    static final long QP_CONTEXT = offset(IBV_QP, "context");
+    static final long QP_NUM = offset(IBV_QP, "qp_num");
+    static final long CQ_CONTEXT = offset(IBV_CQ, "context");
+    static final long CQ_CQE = offset(IBV_CQ, "cqe");
+
+    static final long CM_ID_VERBS = offset(RDMA_CM_ID, "verbs");
+    static final long CM_ID_QP = offset(RDMA_CM_ID, "qp");
+    static final long CM_ID_SRC_ADDR = offset(RDMA_CM_ID, "route.addr.src_storage");
+    static final long CM_ID_DST_ADDR = offset(RDMA_CM_ID, "route.addr.dst_storage");
+    static final long CM_ID_PORT_NUM = offset(RDMA_CM_ID, "port_num");
+    static final long CM_EVENT_ID = offset(RDMA_CM_EVENT, "id");
+    static final long CM_EVENT_LISTEN_ID = offset(RDMA_CM_EVENT, "listen_id");
+    static final long CM_EVENT_TYPE = offset(RDMA_CM_EVENT, "event");
+    static final long CM_EVENT_STATUS = offset(RDMA_CM_EVENT, "status");
+    static final long CM_EVENT_PRIVATE_DATA = offset(RDMA_CM_EVENT, "param.conn.private_data");
+    static final long CM_EVENT_PRIVATE_DATA_LEN = offset(RDMA_CM_EVENT, "param.conn.private_data_len");
+
+    private VerbsLayouts() {
+    }
+
+    static long offset(final StructLayout layout, final String member) {
+        return layout.byteOffset(PathElement.groupElement(member));
+    }
+}

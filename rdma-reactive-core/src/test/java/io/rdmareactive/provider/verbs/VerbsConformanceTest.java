@@ -1,0 +1,41 @@
+package io.rdmareactive.provider.verbs;
+
+import io.rdmareactive.spi.ConnectionEvent;
+import io.rdmareactive.spi.DeviceOptions;
+import io.rdmareactive.spi.conformance.ProviderConformanceTest;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * The provider conformance suite against real verbs: runs where an RDMA device is up (the Soft-RoCE guest of
+ * {@code softroce/run}), skipped elsewhere. Addresses are {@code host:port} on the device's interface.
+ */
+@Tag("verbs")
+class VerbsConformanceTest extends ProviderConformanceTest {
+
+    @BeforeAll
+    static void requireDevice() {
+        VerbsTestEnvironment.assumeVerbs();
+    }
+
+    @Override
+    protected String providerName() {
+        return VerbsProvider.NAME;
+    }
+
+    @Override
+    protected DeviceOptions deviceOptions() {
+        return DeviceOptions.defaults();
+    }
+
+    @Override
+    protected String address(final String uniqueName) {
+        return VerbsTestEnvironment.uniqueAddress();
+    }
+
+    @Override
+    protected Set<ConnectionEvent.Type> eventsOfAKilledPeer() {
+        return Set.of(ConnectionEvent.Type.PEER_LOST, ConnectionEvent.Type.DISCONNECTED);
+    }
+}
