@@ -56,6 +56,11 @@ final class VerbsDevice implements RdmaDevice {
     private static final int F_SETFL = 4;
     private static final int O_NONBLOCK = 0x800;
     private static final int SLOTS = 4096;
+    /**
+     * Inline bytes per send the provider promises: verbs reports no device-wide figure (a queue pair learns its own
+     * when created), and 64 is within what every current adapter and Soft-RoCE give.
+     */
+    private static final int INLINE_DATA = 64;
     private static final Duration ACCEPT_TIMEOUT = Duration.ofSeconds(15);
     private static final Duration RESOLVE_TIMEOUT = Duration.ofSeconds(5);
 
@@ -115,7 +120,7 @@ final class VerbsDevice implements RdmaDevice {
         nonBlocking(asyncFd);
         final long registrable = Math.min(options.maxRegisteredBytes(), memlockLimit);
         this.readAtoms = Math.max(1, Math.min(16, Math.min(info.maxReadAtoms(), info.maxInitiatorReadAtoms())));
-        this.limits = new DeviceLimits(info.maxSge(), 256, info.maxQueuePairDepth(), info.maxCqe(),
+        this.limits = new DeviceLimits(info.maxSge(), INLINE_DATA, info.maxQueuePairDepth(), info.maxCqe(),
             port.maxMessageSize() == 0 ? 1L << 31 : port.maxMessageSize(), registrable, PrivateData.CONNECT_LIMIT,
             PrivateData.REJECT_LIMIT);
         this.eventThread = new VerbsEventThread(lib, this, channel, channelFd, context, asyncFd);
