@@ -39,6 +39,7 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  *   ./mvnw -q -Pdemo -DskipTests package               (200 000 round trips of 32 bytes)
  *   ./mvnw -q -Pdemo -DskipTests package -Ddemo.args="--round-trips=N --size=BYTES --provider=shm"
+ *   (with --provider=verbs, add --address=IP:PORT of the RDMA interface to listen on)
  * </pre>
  *
  * <p>This demonstrates the SPI itself; the Reactor API arrives on top of it with its own samples.
@@ -64,7 +65,8 @@ public final class SpiPingPong {
 
     private static void ping(final Arguments arguments) throws Exception {
         final RdmaProvider provider = RdmaProviders.named(arguments.provider);
-        final String address = "ping-pong-" + ProcessHandle.current().pid();
+        final String address = arguments.address != null ? arguments.address
+            : "ping-pong-" + ProcessHandle.current().pid();
         System.out.printf(Locale.ROOT, "rdma-reactive SPI ping-pong: provider '%s', 2 processes, %d round trips of "
             + "%d bytes (RDMA WRITE WITH IMMEDIATE each way)%n", provider.name(), arguments.roundTrips, arguments.size);
         try (RdmaDevice device = provider.open(DeviceOptions.defaults());
@@ -351,7 +353,7 @@ public final class SpiPingPong {
                     case "--size" -> size = Integer.parseInt(value);
                     case "--provider" -> provider = value;
                     default -> throw new IllegalArgumentException("unknown argument " + arg
-                        + "; use --round-trips=N --size=BYTES --provider=NAME");
+                        + "; use --round-trips=N --size=BYTES --provider=NAME [--address=WHERE]");
                 }
             }
             if (roundTrips < 10 || size < 1 || size > 65536) {
