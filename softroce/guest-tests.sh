@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Runs inside the Soft-RoCE guest (softroce/image/init starts it once rxe0 is ACTIVE); never on the host.
+#
+# Environment (from target/softroce/guest.env, which softroce/run writes; paths are the host's, mounted at the same
+# place in the guest):
+#   JAVA_HOME                  the host's JDK 25
+#   SOFTROCE_REPO              the repository (read-only)
+#   SOFTROCE_OUT               a writable directory shared with the host (target/softroce/guest)
+#   SOFTROCE_JUNIT_JAR         junit-platform-console-standalone
+#   SOFTROCE_CORE_TEST_CP      file: rdma-reactive-core's test class path (one line, ':'-separated)
+#   SOFTROCE_SAMPLES_CP        file: the samples module's runtime class path (may be absent)
+#   SOFTROCE_SKIP_SAMPLE=1     skip the ping-pong sample over verbs
+#
+# Every check prints one line the host counts:
+#   softroce-check: NAME PASS|FAIL|SKIP [counts=PASSED/FAILED] DETAIL
+# A check without counts= counts as one; the JUnit check carries the launcher's own counts; SKIP is shown, not
+# counted.
+set -uo pipefail
+
+JAVA=$JAVA_HOME/bin/java
+# Under TCG compiling is what costs: C1 only and the serial collector start JVMs faster (SOFTROCE_GUEST_JVM_OPTS).
+read -r -a TCG_FLAGS <<<"${SOFTROCE_GUEST_JVM_OPTS--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
+JVM_FLAGS=(--enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Xmx512m
+  "${TCG_FLAGS[@]}")
+failures=0
+
+check() { # NAME PASS|FAIL DETAIL...
+  local name=$1 result=$2
+  shift 2
+  echo "softroce-check: $name $result $*"
+  [ "$result" = FAIL ] && failures=$((failures + 1))
+  return 0
+}
+section() { echo; echo "softroce: ==== $* ($(cut -d' ' -f1 /proc/uptime) s since boot)"; }
+
+# The IPv4 address of the netdev under rxe0: what RoCE v2 (GID index 1) and the verbs provider use.
+netdev=$(rdma link show rxe0/1 | sed -n 's/.* netdev \([^ ]*\).*/\1/p')
+RR_VERBS_HOST=$(ip -4 -o addr show dev "${netdev:-eth0}" | awk '{ split($4, a, "/"); print a[1]; exit }')
+export RR_VERBS_HOST
+echo "softroce: rxe0 on ${netdev:-?}, RR_VERBS_HOST=$RR_VERBS_HOST, $(nproc) vCPUs, $(free -m | awk '/Mem:/ { print $2 }') MB"
+cd "$SOFTROCE_REPO" || exit 1
+
+# ---------------------------------------------------------------------------------------------------- perftest
+section "perftest ib_send_lat on rxe0"
+perftest_ok=1
+perftest_summary=""
+port=18515
+for size in 32 4096; do
+  iterations=2000
+  out=/tmp/ib_send_lat-$size
+  # the server waits for one client; bounded in case the client never comes
+  timeout 60 ib_send_lat -d rxe0 -x 1 -F -s $size -n $iterations -p $port >"$out.server" 2>&1 &
+  server=$!
+  sleep 1
+  timeout 60 ib_send_lat -d rxe0 -x 1 -F -s $size -n $iterations -p $port "$RR_VERBS_HOST" >"$out.client" 2>&1
+  client_status=$?
+  wait $server
+  server_status=$?
+  # the result table: a header line with t_typical and the data line(s) below it
+  table=$(grep -E '^[[:space:]]*(#bytes|[0-9]+[[:space:]]+[0-9]+[[:space:]])' "$out.client")
+  echo "$table" | sed 's/^/softroce-perftest: /'
+  typical=$(echo "$table" | awk '$1 ~ /^[0-9]+$/ { print $5; exit }')
+  p99=$(echo "$table" | awk '$1 ~ /^[0-9]+$/ { print $8; exit }')
+  p999=$(echo "$table" | awk '$1 ~ /^[0-9]+$/ { print $9; exit }')
+  if [ $client_status -ne 0 ] || [ $server_status -ne 0 ] || [ -z "$typical" ]; then
+    perftest_ok=0
+    echo "softroce: ib_send_lat -s $size failed (client exit $client_status, server exit $server_status):"
+    sed 's/^/  [client] /' "$out.client"
+    sed 's/^/  [server] /' "$out.server"
+  fi
+  perftest_summary="$perftest_summary ${size}B typical ${typical:-?} us, p99 ${p99:-?} us, p99.9 ${p999:-?} us;"
+  port=$((port + 1))
+done
+if [ $perftest_ok = 1 ]; then
+  check perftest-ib_send_lat PASS "$iterations iterations each:${perftest_summary%;}"
+else
+  check perftest-ib_send_lat FAIL "${perftest_summary%;}"
+fi
+
+# ---------------------------------------------------------------------------------------------------- VerbsSmoke
+section "VerbsSmoke (FFM -> libibverbs)"
+smoke=$(timeout 180 "$JAVA" --enable-native-access=ALL-UNNAMED "${TCG_FLAGS[@]}" softroce/VerbsSmoke.java rxe0 2>&1)
+smoke_status=$?
+echo "$smoke"
+if [ $smoke_status -eq 0 ]; then
+  check verbs-smoke PASS "$(echo "$smoke" | grep '^VerbsSmoke: devices' | tail -n 1)"
+else
+  check verbs-smoke FAIL "exit $smoke_status: $(echo "$smoke" | tail -n 1)"
+fi
+
+# ---------------------------------------------------------------------------------------------------- JUnit
+section "JUnit: rdma-reactive-core tests tagged 'verbs'"
+test_classes=$SOFTROCE_REPO/rdma-reactive-core/target/test-classes
+if [ ! -r "$SOFTROCE_CORE_TEST_CP" ] || [ ! -d "$test_classes" ]; then
+  check junit-verbs FAIL "no test class path ($SOFTROCE_CORE_TEST_CP) or no $test_classes"
+else
+  junit_log=/tmp/junit.log
+  # As under surefire: the module directory as working directory (read-only here: tests write under /tmp or
+  # /dev/shm), rdma.idle=backoff; jqwik's database goes to /tmp.
+  cd "$SOFTROCE_REPO/rdma-reactive-core"
+  timeout "${SOFTROCE_JUNIT_TIMEOUT:-900}" "$JAVA" "${JVM_FLAGS[@]}" -Drdma.idle=backoff \
+    -cp "$SOFTROCE_JUNIT_JAR:$(cat "$SOFTROCE_CORE_TEST_CP")" \
+    org.junit.platform.console.ConsoleLauncher execute --disable-banner --disable-ansi-colors --details=tree \
+    --scan-class-path "$test_classes" --include-tag verbs \
+    --config=jqwik.database=/tmp/jqwik-database --reports-dir "$SOFTROCE_OUT/junit" 2>&1 | tee "$junit_log"
+  junit_status=${PIPESTATUS[0]}
+  cd "$SOFTROCE_REPO"
+  found=$(sed -n 's/.*\[ *\([0-9][0-9]*\) tests found *\].*/\1/p' "$junit_log" | tail -n 1)
+  ok=$(sed -n 's/.*\[ *\([0-9][0-9]*\) tests successful *\].*/\1/p' "$junit_log" | tail -n 1)
+  bad=$(sed -n 's/.*\[ *\([0-9][0-9]*\) tests failed *\].*/\1/p' "$junit_log" | tail -n 1)
+  aborted=$(sed -n 's/.*\[ *\([0-9][0-9]*\) tests aborted *\].*/\1/p' "$junit_log" | tail -n 1)
+  skipped=$(sed -n 's/.*\[ *\([0-9][0-9]*\) tests skipped *\].*/\1/p' "$junit_log" | tail -n 1)
+  echo "softroce-junit: found=${found:-?} successful=${ok:-?} failed=${bad:-?} aborted=${aborted:-?}" \
+    "skipped=${skipped:-?} launcher-exit=$junit_status"
+  not_run="${aborted:-0} aborted, ${skipped:-0} skipped"
+  if [ -z "$ok" ] || [ -z "$bad" ]; then
+    check junit-verbs FAIL "the launcher printed no summary (exit $junit_status$([ $junit_status = 124 ] && echo ', timed out'))"
+  elif [ "${found:-0}" = 0 ]; then
+    check junit-verbs FAIL "no verbs-tagged tests found (@Tag(\"verbs\") under rdma-reactive-core/src/test)"
+  elif [ "$ok" = 0 ]; then
+    # found but none succeeded: all aborted (a failed assumption) or skipped; in this guest that is a failure
+    check junit-verbs FAIL "counts=0/$bad $found verbs-tagged tests found, none successful ($bad failed, $not_run)"
+  elif [ "$bad" = 0 ] && [ $junit_status = 0 ]; then
+    check junit-verbs PASS "counts=$ok/0 $ok tests successful ($not_run)"
+  else
+    check junit-verbs FAIL "counts=$ok/$bad $ok tests successful, $bad tests failed, $not_run (launcher exit $junit_status)"
+  fi
+fi
+
+# ---------------------------------------------------------------------------------------------------- sample
+section "samples PingPong over verbs"
+if [ "${SOFTROCE_SKIP_SAMPLE:-0}" = 1 ]; then
+  check sample-pingpong-verbs SKIP "SOFTROCE_SKIP_SAMPLE=1 (not counted)"
+elif [ ! -r "${SOFTROCE_SAMPLES_CP:-}" ]; then
+  check sample-pingpong-verbs SKIP "no samples class path ${SOFTROCE_SAMPLES_CP:-} (not counted)"
+else
+  samples_cp=$(cat "$SOFTROCE_SAMPLES_CP")
+  address=$RR_VERBS_HOST:7471
+  pong_log=/tmp/pong.log
+  # With --address the sample does not start its own pong: start one here, serving a single connection.
+  timeout 240 "$JAVA" "${JVM_FLAGS[@]}" -cp "$samples_cp" io.rdmareactive.samples.PingPong \
+    --role=pong --once --provider=verbs --address="$address" >"$pong_log" 2>&1 &
+  pong=$!
+  waited=0
+  while ! grep -q '^pong: listening at' "$pong_log" && kill -0 $pong 2>/dev/null && [ $waited -lt 600 ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  if grep -q '^pong: listening at' "$pong_log"; then
+    ping_log=/tmp/ping.log
+    timeout 240 "$JAVA" "${JVM_FLAGS[@]}" -cp "$samples_cp" io.rdmareactive.samples.PingPong \
+      --role=ping --provider=verbs --address="$address" --round-trips=2000 --size=32 2>&1 | tee "$ping_log"
+    ping_status=${PIPESTATUS[0]}
+    wait $pong
+    pong_status=$?
+    sed 's/^/  [pong] /' "$pong_log"
+    if [ $ping_status -eq 0 ]; then
+      check sample-pingpong-verbs PASS "$(grep -E '^  p50|^throughput' "$ping_log" | tr -s ' ' | paste -sd ';')"
+    else
+      why=$(grep -m 1 -E 'FAILED|Exception|Error' "$ping_log" || tail -n 1 "$ping_log")
+      check sample-pingpong-verbs FAIL "ping exit $ping_status, pong exit $pong_status: $why"
+    fi
+  else
+    kill $pong 2>/dev/null
+    wait $pong
+    pong_status=$?
+    sed 's/^/  [pong] /' "$pong_log"
+    why=$(grep -m 1 -E 'Exception|Error' "$pong_log" || tail -n 1 "$pong_log")
+    check sample-pingpong-verbs FAIL "the pong did not listen (exit $pong_status): $why"
+  fi
+fi
+
+section "done: $failures check(s) failed"
+[ $failures -eq 0 ]
