@@ -101,7 +101,7 @@ else
   timeout "${SOFTROCE_JUNIT_TIMEOUT:-900}" "$JAVA" "${JVM_FLAGS[@]}" -Drdma.idle=backoff \
     -cp "$SOFTROCE_JUNIT_JAR:$(cat "$SOFTROCE_CORE_TEST_CP")" \
     org.junit.platform.console.ConsoleLauncher execute --disable-banner --disable-ansi-colors --details=tree \
-    --scan-class-path "$test_classes" --include-tag verbs \
+    ${SOFTROCE_JUNIT_SELECT:---scan-class-path $test_classes --include-tag verbs} \
     --config=jqwik.database=/tmp/jqwik-database --reports-dir "$SOFTROCE_OUT/junit" 2>&1 | tee "$junit_log"
   junit_status=${PIPESTATUS[0]}
   cd "$SOFTROCE_REPO"

@@ -18,6 +18,7 @@ import java.lang.invoke.MethodHandle;
  * space, so the JVM's thread-state transition (about as long as the call itself) is skipped. Posting a receive is
  * user-space work too. Posting a send is not critical: on Soft-RoCE ({@code rxe}) it rings the doorbell with a
  * {@code write(2)}, and a critical call must not make a system call (it holds off safepoints while it runs).
+ * A handle bound without an address takes the function's address as its first argument, before the C arguments.
  * All three return an errno value or a count, never set {@code errno}, and allocate nothing.
  */
 final class VerbsDataPath {
@@ -30,11 +31,11 @@ final class VerbsDataPath {
 
     /** {@code int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)}. */
     static final MethodHandle POST_SEND = LINKER.downcallHandle(
-        FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+        FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
 
     /** {@code int post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)}. */
     static final MethodHandle POST_RECV = LINKER.downcallHandle(
-        FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS), Linker.Option.critical(false));
+        FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), Linker.Option.critical(false));
 
     private VerbsDataPath() {
     }

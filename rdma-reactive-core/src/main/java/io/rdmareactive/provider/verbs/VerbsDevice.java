@@ -631,6 +631,12 @@ final class VerbsDevice implements RdmaDevice {
             instanceof VerbsCompletionQueue receive)) {
             throw new IllegalArgumentException("a verbs queue pair needs completion queues of the verbs provider");
         }
+        final long idContext = id.get(ADDRESS, VerbsLayouts.CM_ID_VERBS).address();
+        if (idContext != context.address()) {
+            throw new RdmaException("the connection to " + peer + " runs through another RDMA device context (0x"
+                + Long.toHexString(idContext) + ") than " + name() + "'s (0x" + Long.toHexString(context.address())
+                + "); open the device that serves that address (DeviceOptions.deviceName)");
+        }
         try (Arena call = Arena.ofConfined()) {
             final MemorySegment capture = NativeCall.captureSegment(call);
             final MemorySegment attr = call.allocate(VerbsLayouts.IBV_QP_INIT_ATTR);
