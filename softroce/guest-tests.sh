@@ -38,43 +38,67 @@ netdev=$(rdma link show rxe0/1 | sed -n 's/.* netdev \([^ ]*\).*/\1/p')
 RR_VERBS_HOST=$(ip -4 -o addr show dev "${netdev:-eth0}" | awk '{ split($4, a, "/"); print a[1]; exit }')
 export RR_VERBS_HOST
 echo "softroce: rxe0 on ${netdev:-?}, RR_VERBS_HOST=$RR_VERBS_HOST, $(nproc) vCPUs, $(free -m | awk '/Mem:/ { print $2 }') MB"
+ulimit -l unlimited # no limit on registered memory (init sets it too)
 cd "$SOFTROCE_REPO" || exit 1
 
 # ---------------------------------------------------------------------------------------------------- perftest
 section "perftest ib_send_lat on rxe0"
-perftest_ok=1
-perftest_summary=""
+iterations=2000
 port=18515
-for size in 32 4096; do
-  iterations=2000
-  out=/tmp/ib_send_lat-$size
-  # the server waits for one client; bounded in case the client never comes
-  timeout 60 ib_send_lat -d rxe0 -x 1 -F -s $size -n $iterations -p $port >"$out.server" 2>&1 &
+# One server/client pair: sets status, typical, p99, p999. The server waits for one client; both are bounded.
+send_lat() { # SIZE
+  local size=$1 out=/tmp/ib_send_lat-$1 server client_status server_status table
+  port=$((port + 1))
+  timeout 60 ib_send_lat -d rxe0 -x 1 -F -s "$size" -n $iterations -p $port >"$out.server" 2>&1 &
   server=$!
-  sleep 1
-  timeout 60 ib_send_lat -d rxe0 -x 1 -F -s $size -n $iterations -p $port "$RR_VERBS_HOST" >"$out.client" 2>&1
+  # connect only once the server listens on its TCP port (its out-of-band exchange), or has died
+  for _ in $(seq 300); do
+    [ -n "$(ss -Hltn "sport = :$port")" ] || ! kill -0 $server 2>/dev/null && break
+    sleep 0.1
+  done
+  timeout 60 ib_send_lat -d rxe0 -x 1 -F -s "$size" -n $iterations -p $port "$RR_VERBS_HOST" >"$out.client" 2>&1
   client_status=$?
   wait $server
   server_status=$?
-  # the result table: a header line with t_typical and the data line(s) below it
+  # the result table: the header line and the data line below it
   table=$(grep -E '^[[:space:]]*(#bytes|[0-9]+[[:space:]]+[0-9]+[[:space:]])' "$out.client")
   echo "$table" | sed 's/^/softroce-perftest: /'
+  # perftest turns TSC cycles into microseconds with a clock rate it fits over a short sample; when the host is
+  # busy the fit fails and every figure is inf/nan, though the traffic itself completed
+  grep -iE 'warning|conflicting|correlation|mhz' "$out.client" | sed 's/^/softroce-perftest: [client] /'
   typical=$(echo "$table" | awk '$1 ~ /^[0-9]+$/ { print $5; exit }')
   p99=$(echo "$table" | awk '$1 ~ /^[0-9]+$/ { print $8; exit }')
   p999=$(echo "$table" | awk '$1 ~ /^[0-9]+$/ { print $9; exit }')
+  status=0
   if [ $client_status -ne 0 ] || [ $server_status -ne 0 ] || [ -z "$typical" ]; then
-    perftest_ok=0
+    status=1
     echo "softroce: ib_send_lat -s $size failed (client exit $client_status, server exit $server_status):"
     sed 's/^/  [client] /' "$out.client"
     sed 's/^/  [server] /' "$out.server"
   fi
+}
+perftest_ok=1
+perftest_summary=""
+unusable=0
+for size in 32 4096; do
+  send_lat $size
+  case "$status:$typical" in
+    0:*inf* | 0:*nan*)
+      echo "softroce: ib_send_lat -s $size: clock fit failed, figures unusable; once more"
+      send_lat $size ;;
+  esac
+  [ $status = 0 ] || perftest_ok=0
+  case "$typical" in *inf* | *nan*) unusable=1 ;; esac
   perftest_summary="$perftest_summary ${size}B typical ${typical:-?} us, p99 ${p99:-?} us, p99.9 ${p999:-?} us;"
-  port=$((port + 1))
 done
+perftest_summary=${perftest_summary%;}
+if [ $unusable = 1 ]; then
+  perftest_summary="$perftest_summary (traffic completed, but perftest's clock fit failed: inf/nan figures are unusable)"
+fi
 if [ $perftest_ok = 1 ]; then
-  check perftest-ib_send_lat PASS "$iterations iterations each:${perftest_summary%;}"
+  check perftest-ib_send_lat PASS "$iterations iterations each:$perftest_summary"
 else
-  check perftest-ib_send_lat FAIL "${perftest_summary%;}"
+  check perftest-ib_send_lat FAIL "$perftest_summary"
 fi
 
 # ---------------------------------------------------------------------------------------------------- VerbsSmoke
