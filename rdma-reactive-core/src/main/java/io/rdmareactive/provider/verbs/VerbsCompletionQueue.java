@@ -29,6 +29,9 @@ final class VerbsCompletionQueue implements CompletionQueue {
     private final MemorySegment completions;
     private final int capacity;
     private final Flyweight flyweight = new Flyweight();
+    private final Flushed flushed = new Flushed();
+    private final java.util.concurrent.ConcurrentLinkedQueue<long[]> providerFlushes =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     VerbsCompletionQueue(final VerbsDevice device, final MemorySegment cq, final MemorySegment completions) {
@@ -51,6 +54,13 @@ final class VerbsCompletionQueue implements CompletionQueue {
             return 0;
         }
         int handled = 0;
+        long[] flush;
+        while (handled < limit && (flush = providerFlushes.poll()) != null) {
+            if (flushed.wrap(flush)) {
+                handler.onCompletion(flushed);
+                handled++;
+            }
+        }
         while (handled < limit) {
             final int wanted = Math.min(POLL_BATCH, limit - handled);
             final int n = VerbsDataPath.pollCq(pollFunction, cq, wanted, completions);
@@ -87,6 +97,66 @@ final class VerbsCompletionQueue implements CompletionQueue {
 
     boolean isClosed() {
         return closed.get();
+    }
+
+    /**
+     * Queues a flushed receive completion that the provider makes itself, for a receive posted to a queue pair in
+     * the error state with nothing posted before it outstanding (the error path only: it allocates).
+     */
+    void addFlushed(final long providerWrId, final int queuePairNumber) {
+        providerFlushes.add(new long[] {providerWrId, queuePairNumber});
+    }
+
+    /** A flushed receive the provider completed itself. */
+    private final class Flushed implements Completion {
+
+        private long wrId;
+        private int queuePairNumber;
+
+        boolean wrap(final long[] flush) {
+            final VerbsQueuePair queuePair = device.queuePairInSlot(WorkRequestIds.slot(flush[0]));
+            if (queuePair == null || queuePair.number() != (int) flush[1]) {
+                return false;
+            }
+            queuePairNumber = (int) flush[1];
+            wrId = queuePair.complete(flush[0], CompletionStatus.WR_FLUSH_ERR, 0);
+            return true;
+        }
+
+        @Override
+        public long wrId() {
+            return wrId;
+        }
+
+        @Override
+        public int status() {
+            return CompletionStatus.WR_FLUSH_ERR;
+        }
+
+        @Override
+        public int opcode() {
+            return io.rdmareactive.spi.CompletionOpcode.RECV;
+        }
+
+        @Override
+        public int byteLength() {
+            return 0;
+        }
+
+        @Override
+        public int immediate() {
+            return 0;
+        }
+
+        @Override
+        public boolean hasImmediate() {
+            return false;
+        }
+
+        @Override
+        public int queuePairNumber() {
+            return queuePairNumber;
+        }
     }
 
     /** The completion handed to handlers: reads the current array entry in place. */

@@ -661,7 +661,8 @@ final class VerbsDevice implements RdmaDevice {
             final int slot = claimSlot();
             final VerbsQueuePair queuePair = new VerbsQueuePair(this, id, qp, slot, attr.get(JAVA_INT, cap),
                 attr.get(JAVA_INT, cap + 4), Math.max(options.maxSendSge(), attr.get(JAVA_INT, cap + 8)),
-                Math.max(options.maxReceiveSge(), attr.get(JAVA_INT, cap + 12)), attr.get(JAVA_INT, cap + 16), peer);
+                Math.max(options.maxReceiveSge(), attr.get(JAVA_INT, cap + 12)), attr.get(JAVA_INT, cap + 16), peer,
+                receive);
             slots.set(slot, queuePair);
             queuePairsByCmId.put(id.address(), queuePair);
             return queuePair;
@@ -748,7 +749,7 @@ final class VerbsDevice implements RdmaDevice {
     void onEventThreadTick() {
         final long now = System.nanoTime();
         for (final VerbsQueuePair queuePair : queuePairsByCmId.values()) {
-            queuePair.checkUnexplainedFlush(now);
+            queuePair.onTick(now);
         }
     }
 

@@ -150,6 +150,11 @@ final class VerbsLayouts {
         JAVA_BYTE.withName("link_layer"),
         MemoryLayout.paddingLayout(5));
 
+    /** {@code struct ibv_qp_attr}: only the state is set (to move a queue pair to the error state). */
+    static final StructLayout IBV_QP_ATTR = MemoryLayout.structLayout(
+        JAVA_INT.withName("qp_state"),
+        MemoryLayout.paddingLayout(140));
+
     /** {@code struct ibv_mr}. */
     static final StructLayout IBV_MR = MemoryLayout.structLayout(
         ADDRESS.withName("context"),
@@ -252,6 +257,7 @@ final class VerbsLayouts {
         Map.entry("ibv_device_attr", IBV_DEVICE_ATTR),
         Map.entry("ibv_port_attr", IBV_PORT_ATTR),
         Map.entry("ibv_mr", IBV_MR),
+        Map.entry("ibv_qp_attr", IBV_QP_ATTR),
         Map.entry("ibv_qp", IBV_QP),
         Map.entry("ibv_cq", IBV_CQ),
         Map.entry("ibv_async_event", IBV_ASYNC_EVENT),

@@ -47,6 +47,7 @@ final class VerbsLibrary {
     final NativeCall deregMr;
     final NativeCall createCq;
     final NativeCall destroyCq;
+    final NativeCall modifyQp;
     final NativeCall getAsyncEvent;
     final NativeCall ackAsyncEvent;
     final NativeCall wcStatusStr;
@@ -94,6 +95,7 @@ final class VerbsLibrary {
         createCq = NativeCall.bindErrno(verbs, "ibv_create_cq",
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
         destroyCq = NativeCall.bind(verbs, "ibv_destroy_cq", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        modifyQp = NativeCall.bind(verbs, "ibv_modify_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
         getAsyncEvent = NativeCall.bindErrno(verbs, "ibv_get_async_event",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
         ackAsyncEvent = NativeCall.bind(verbs, "ibv_ack_async_event", FunctionDescriptor.ofVoid(ADDRESS));

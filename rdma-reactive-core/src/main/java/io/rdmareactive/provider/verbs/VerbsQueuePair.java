@@ -70,7 +70,11 @@ final class VerbsQueuePair implements QueuePair {
     private final int maxReceiveSge;
     private final int maxInlineData;
     private final String peerDescription;
+    private final int sendCapacity;
+    private final int receiveCapacity;
+    private final VerbsCompletionQueue receiveQueue;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean disconnectWanted;
     private final AtomicBoolean errorReported = new AtomicBoolean();
 
     private long sendPosted;
@@ -87,7 +91,7 @@ final class VerbsQueuePair implements QueuePair {
 
     VerbsQueuePair(final VerbsDevice device, final MemorySegment cmId, final MemorySegment qp, final int slot,
                    final int sendDepth, final int receiveDepth, final int maxSendSge, final int maxReceiveSge,
-                   final int maxInlineData, final String peerDescription) {
+                   final int maxInlineData, final String peerDescription, final VerbsCompletionQueue receiveQueue) {
         this.device = device;
         this.cmId = cmId;
         this.qp = qp;
@@ -107,6 +111,9 @@ final class VerbsQueuePair implements QueuePair {
         this.maxReceiveSge = maxReceiveSge;
         this.maxInlineData = maxInlineData;
         this.peerDescription = peerDescription;
+        this.sendCapacity = sendDepth;
+        this.receiveCapacity = receiveDepth;
+        this.receiveQueue = receiveQueue;
         BY_NATIVE_ADDRESS.put(qp.address(), this);
     }
 
@@ -189,13 +196,22 @@ final class VerbsQueuePair implements QueuePair {
             batch.failedIndex = 0;
             return PostStatus.INVALID;
         }
-        final int overflow = batch.overflowIndex();
-        final int count = overflow >= 0 ? overflow : batch.count();
-        if (count == 0) {
-            batch.failedIndex = overflow >= 0 ? 0 : -1;
-            return overflow >= 0 ? PostStatus.INVALID : PostStatus.OK;
-        }
         final long first = sendPosted;
+        final long room = sendCapacity - (first - (long) SEND_COMPLETED.getAcquire(this));
+        int count = batch.count();
+        int stopStatus = PostStatus.OK;
+        if (batch.overflowIndex() >= 0) {
+            count = batch.overflowIndex();
+            stopStatus = PostStatus.INVALID;
+        }
+        if (count > room) {
+            count = (int) Math.max(0, room);
+            stopStatus = PostStatus.QUEUE_FULL;
+        }
+        if (count == 0) {
+            batch.failedIndex = stopStatus == PostStatus.OK ? -1 : 0;
+            return stopStatus;
+        }
         for (int i = 0; i < count; i++) {
             final long sequence = first + i;
             LONG_ARRAY.setRelease(sendWrIds, (int) sequence & sendMask, batch.userWrId(i));
@@ -209,12 +225,8 @@ final class VerbsQueuePair implements QueuePair {
         final int status = VerbsDataPath.postSend(postSendFunction, qp, batch.first(), sendBad);
         if (status == 0) {
             sendPosted = first + count;
-            if (overflow >= 0) {
-                batch.failedIndex = overflow;
-                return PostStatus.INVALID;
-            }
-            batch.failedIndex = -1;
-            return PostStatus.OK;
+            batch.failedIndex = stopStatus == PostStatus.OK ? -1 : count;
+            return stopStatus;
         }
         final int failed = clamp(batch.indexOf(sendBad.get(ADDRESS, 0).address()), count);
         sendPosted = first + failed;
@@ -231,30 +243,50 @@ final class VerbsQueuePair implements QueuePair {
             batch.failedIndex = 0;
             return PostStatus.INVALID;
         }
-        final int overflow = batch.overflowIndex();
-        final int count = overflow >= 0 ? overflow : batch.count();
-        if (count == 0) {
-            batch.failedIndex = overflow >= 0 ? 0 : -1;
-            return overflow >= 0 ? PostStatus.INVALID : PostStatus.OK;
-        }
         final long first = receivePosted;
+        final long completed = (long) RECEIVE_COMPLETED.getAcquire(this);
+        final long room = receiveCapacity - (first - completed);
+        int count = batch.count();
+        int stopStatus = PostStatus.OK;
+        if (batch.overflowIndex() >= 0) {
+            count = batch.overflowIndex();
+            stopStatus = PostStatus.INVALID;
+        }
+        if (count > room) {
+            count = (int) Math.max(0, room);
+            stopStatus = PostStatus.QUEUE_FULL;
+        }
+        if (count == 0) {
+            batch.failedIndex = stopStatus == PostStatus.OK ? -1 : 0;
+            return stopStatus;
+        }
+        final boolean flushHere = state != QueuePairState.READY_TO_SEND && state != QueuePairState.RESET
+            && first == completed;
         for (int i = 0; i < count; i++) {
             final long sequence = first + i;
             LONG_ARRAY.setRelease(receiveWrIds, (int) sequence & receiveMask, batch.userWrId(i));
-            batch.link(i, WorkRequestIds.receive(slot, sequence), i == count - 1);
-            for (int s = 0, n = batch.sgeCount(i); s < n; s++) {
-                device.noteUse(batch.sgeLkey(i, s), this);
+            final long providerWrId = WorkRequestIds.receive(slot, sequence);
+            batch.link(i, providerWrId, i == count - 1);
+            if (flushHere) {
+                receiveQueue.addFlushed(providerWrId, number);
+            } else {
+                for (int s = 0, n = batch.sgeCount(i); s < n; s++) {
+                    device.noteUse(batch.sgeLkey(i, s), this);
+                }
             }
+        }
+        if (flushHere) {
+            // a receive posted to a queue pair in the error state completes flushed; Soft-RoCE before Linux 6.x
+            // would keep it forever, so the provider flushes it itself when nothing posted earlier is outstanding
+            receivePosted = first + count;
+            batch.failedIndex = stopStatus == PostStatus.OK ? -1 : count;
+            return stopStatus;
         }
         final int status = VerbsDataPath.postRecv(postReceiveFunction, qp, batch.first(), receiveBad);
         if (status == 0) {
             receivePosted = first + count;
-            if (overflow >= 0) {
-                batch.failedIndex = overflow;
-                return PostStatus.INVALID;
-            }
-            batch.failedIndex = -1;
-            return PostStatus.OK;
+            batch.failedIndex = stopStatus == PostStatus.OK ? -1 : count;
+            return stopStatus;
         }
         final int failed = clamp(batch.indexOf(receiveBad.get(ADDRESS, 0).address()), count);
         receivePosted = first + failed;
@@ -301,6 +333,7 @@ final class VerbsQueuePair implements QueuePair {
         }
         enterError(CompletionStatus.name(status) + " (vendor error 0x" + Integer.toHexString(vendorError) + "): "
             + CompletionStatus.explain(status), ConnectionEvent.Type.QUEUE_PAIR_ERROR);
+        disconnectWanted = true; // the event thread disconnects, so that the peer learns it at once
     }
 
     /** @return true if all work posted up to the given counts has completed, or the queue pair is gone */
@@ -337,6 +370,22 @@ final class VerbsQueuePair implements QueuePair {
         }
     }
 
+    /** Called by the event thread after each wake-up. */
+    void onTick(final long now) {
+        if (disconnectWanted) {
+            disconnectWanted = false;
+            disconnectQuietly();
+        }
+        checkUnexplainedFlush(now);
+    }
+
+    /** Disconnects (moving the queue pair to the error state, answering a peer's disconnect) unless closed. */
+    synchronized void disconnectQuietly() {
+        if (!closed.get()) {
+            device.disconnect(this);
+        }
+    }
+
     /** Called by the event thread: an unexplained flush that no event has explained in time is reported. */
     void checkUnexplainedFlush(final long now) {
         final long at = unexplainedFlushAt;
@@ -369,22 +418,27 @@ final class VerbsQueuePair implements QueuePair {
         }
     }
 
-    /** The connection manager reported a disconnect. */
+    /**
+     * The connection manager reported a disconnect (on the event thread). librdmacm leaves the queue pair as it was,
+     * so the provider disconnects too: that moves it to the error state, which flushes its work, and answers the
+     * peer's request.
+     */
     void onDisconnected() {
         enterError("the peer (" + peerDescription + ") disconnected, or its process ended (the kernel disconnects "
             + "the connections of a process that dies)", ConnectionEvent.Type.DISCONNECTED);
+        disconnectQuietly();
     }
 
     @Override
     public void disconnect() {
         if (state == QueuePairState.READY_TO_SEND || (state == QueuePairState.ERROR && !errorReported.get())) {
-            device.disconnect(this);
+            disconnectQuietly();
             enterError("disconnected locally", ConnectionEvent.Type.DISCONNECTED);
         }
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }

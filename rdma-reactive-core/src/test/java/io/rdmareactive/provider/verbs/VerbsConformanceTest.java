@@ -35,6 +35,11 @@ class VerbsConformanceTest extends ProviderConformanceTest {
     }
 
     @Override
+    protected Set<ConnectionEvent.Type> eventsOfAResponderAtFault() {
+        return Set.of(ConnectionEvent.Type.QUEUE_PAIR_ERROR, ConnectionEvent.Type.DISCONNECTED);
+    }
+
+    @Override
     protected Set<ConnectionEvent.Type> eventsOfAKilledPeer() {
         return Set.of(ConnectionEvent.Type.PEER_LOST, ConnectionEvent.Type.DISCONNECTED);
     }

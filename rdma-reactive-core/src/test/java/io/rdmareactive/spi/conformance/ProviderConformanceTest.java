@@ -3,6 +3,7 @@ package io.rdmareactive.spi.conformance;
 import static io.rdmareactive.spi.CompletionStatus.LOC_ACCESS_ERR;
 import static io.rdmareactive.spi.CompletionStatus.LOC_LEN_ERR;
 import static io.rdmareactive.spi.CompletionStatus.LOC_PROT_ERR;
+import static io.rdmareactive.spi.CompletionStatus.LOC_QP_OP_ERR;
 import static io.rdmareactive.spi.CompletionStatus.REM_ACCESS_ERR;
 import static io.rdmareactive.spi.CompletionStatus.REM_INV_REQ_ERR;
 import static io.rdmareactive.spi.CompletionStatus.REM_OP_ERR;
@@ -127,6 +128,19 @@ public abstract class ProviderConformanceTest {
      */
     static final Set<Integer> READ_INTO_READ_ONLY_STATUSES = Set.of(LOC_PROT_ERR, LOC_ACCESS_ERR);
 
+    /**
+     * What a request whose local buffer is outside its region (a wrong or deregistered lkey, a range past its ends)
+     * gets: a local protection error on hardware (mlx5); Soft-RoCE ({@code rxe}) reports a bad lkey as a local queue
+     * pair operation error. Both say "a local buffer of this request is not yours".
+     */
+    static final Set<Integer> LOCAL_FAULT_STATUSES = Set.of(LOC_PROT_ERR, LOC_QP_OP_ERR);
+
+    /**
+     * What the receive of a SEND larger than it gets: a local length error on hardware; Soft-RoCE reports a local
+     * queue pair operation error.
+     */
+    static final Set<Integer> SHORT_RECEIVE_STATUSES = Set.of(LOC_LEN_ERR, LOC_QP_OP_ERR);
+
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private final AtomicInteger names = new AtomicInteger();
     private Path scratch;
@@ -158,6 +172,15 @@ public abstract class ProviderConformanceTest {
      */
     protected Set<ConnectionEvent.Type> eventsOfAKilledPeer() {
         return Set.of(ConnectionEvent.Type.PEER_LOST);
+    }
+
+    /**
+     * @return the events a provider may report on the responder when the requester broke its access rules:
+     * {@code QUEUE_PAIR_ERROR}; a provider whose adapter raises no event on the responder side (Soft-RoCE) learns it
+     * when the requester's provider disconnects the broken connection, and may add {@code DISCONNECTED}
+     */
+    protected Set<ConnectionEvent.Type> eventsOfAResponderAtFault() {
+        return Set.of(ConnectionEvent.Type.QUEUE_PAIR_ERROR);
     }
 
     /** @return a fresh directory for this test, under {@code /tmp} with a short name; deleted after the test */
@@ -746,7 +769,7 @@ public abstract class ProviderConformanceTest {
         ep.server().awaitState(QueuePairState.ERROR);
         final ConnectionEvent event = ep.server().awaitFirstEvent();
         assertThat(event.type()).as("the responder's event: %s", event)
-            .isEqualTo(ConnectionEvent.Type.QUEUE_PAIR_ERROR);
+            .isIn(eventsOfAResponderAtFault());
         assertThat(event.queuePair()).as("the event names the responder's queue pair").isSameAs(ep.server().qp());
         assertThat(event.reason()).isNotBlank();
         assertFlushed(ep.server().awaitReceiveCompletions(2), ep.server(), 901, 902);
@@ -780,7 +803,7 @@ public abstract class ProviderConformanceTest {
             }
         });
 
-        assertFailure(ep.client().awaitSendCompletion(), 1, LOC_PROT_ERR, ep.client());
+        assertFailure(ep.client().awaitSendCompletion(), 1, LOCAL_FAULT_STATUSES, ep.client());
         ep.client().awaitState(QueuePairState.ERROR);
         assertUntouched(target, 64, PAGE - 64);
     }
@@ -820,7 +843,7 @@ public abstract class ProviderConformanceTest {
         assertThat(sent.status()).as("the sender's status of %s: one of %s", sent,
             OVERSIZED_SEND_SENDER_STATUSES.stream().map(CompletionStatus::name).toList())
             .isIn(OVERSIZED_SEND_SENDER_STATUSES);
-        assertFailure(ep.server().awaitReceiveCompletion(), 31, LOC_LEN_ERR, ep.server());
+        assertFailure(ep.server().awaitReceiveCompletion(), 31, SHORT_RECEIVE_STATUSES, ep.server());
         ep.client().awaitState(QueuePairState.ERROR);
         ep.server().awaitState(QueuePairState.ERROR);
         assertUntouched(target, 16, PAGE - 16);
@@ -1528,6 +1551,14 @@ public abstract class ProviderConformanceTest {
         assertThat(wc.wrId()).as("wrId of %s", wc).isEqualTo(wrId);
         assertThat(wc.status()).as("status of %s on %s: expected %s", wc, on, CompletionStatus.name(status))
             .isEqualTo(status);
+        assertThat(wc.queuePairNumber()).as("queue pair number of %s", wc).isEqualTo(on.qp().number());
+    }
+
+    static void assertFailure(final CompletionRecord wc, final long wrId, final Set<Integer> statuses,
+                              final Endpoint on) {
+        assertThat(wc.wrId()).as("wrId of %s", wc).isEqualTo(wrId);
+        assertThat(wc.status()).as("status of %s on %s: one of %s", wc, on,
+            statuses.stream().map(CompletionStatus::name).toList()).isIn(statuses);
         assertThat(wc.queuePairNumber()).as("queue pair number of %s", wc).isEqualTo(on.qp().number());
     }
 
