@@ -48,12 +48,12 @@ final class Utf8StringCodec implements Codec<String> {
 
     @Override
     public int encode(final String value, final MutableDirectBuffer buffer, final int offset, final int maxLength) {
-        Ranges.checkEncodeRange(NAME, buffer, offset, maxLength);
+        CodecRanges.checkEncodeRange(NAME, buffer, offset, maxLength);
         final int chars = value.length();
         final int ascii = asciiPrefixLength(value);
         if (ascii == chars) {
             if (chars > maxLength) {
-                throw Ranges.doesNotFit(NAME, chars, offset, maxLength);
+                throw CodecRanges.doesNotFit(NAME, chars, offset, maxLength);
             }
             buffer.putStringWithoutLengthAscii(offset, value);
             return chars;
@@ -61,7 +61,7 @@ final class Utf8StringCodec implements Codec<String> {
 
         final long required = encodedLengthFrom(value, ascii);
         if (required > maxLength) {
-            throw Ranges.doesNotFit(NAME, required, offset, maxLength);
+            throw CodecRanges.doesNotFit(NAME, required, offset, maxLength);
         }
         if (ascii > 0) {
             buffer.putStringWithoutLengthAscii(offset, value, 0, ascii);
@@ -93,7 +93,7 @@ final class Utf8StringCodec implements Codec<String> {
 
     @Override
     public String decode(final DirectBuffer buffer, final int offset, final int length) {
-        Ranges.checkDecodeRange(NAME, buffer, offset, length);
+        CodecRanges.checkDecodeRange(NAME, buffer, offset, length);
         if (length == 0) {
             return "";
         }
@@ -259,7 +259,7 @@ final class Utf8StringCodec implements Codec<String> {
             default -> "invalid continuation byte";
         };
         return new CodecException(NAME, "malformed UTF-8 at byte " + at + " (buffer index " + ((long) offset + at)
-            + ") of " + Ranges.range(offset, length) + ": " + shown + (end < bytes.length ? " ..." : "")
+            + ") of " + CodecRanges.range(offset, length) + ": " + shown + (end < bytes.length ? " ..." : "")
             + " (" + reason + ")");
     }
 }

@@ -73,6 +73,18 @@ class HotPathAllocationTest {
     }
 
     @Test
+    void encodingPrimitivesAndPrimitiveArraysAllocatesNothing() {
+        final Long boxed = 1L << 40;
+        final long[] longs = new long[32];
+        final double[] doubles = new double[32];
+        assertNoAllocation(() -> {
+            sink += Codecs.LONG.encode(boxed, ring, 64, Codecs.LONG.encodedLength(boxed));
+            sink += Codecs.LONG_ARRAY.encode(longs, ring, 64, Codecs.LONG_ARRAY.encodedLength(longs));
+            sink += Codecs.DOUBLE_ARRAY.encode(doubles, ring, 64, Codecs.DOUBLE_ARRAY.encodedLength(doubles));
+        });
+    }
+
+    @Test
     void decodingThroughAReusableViewAllocatesNothing() {
         final var codec = Codecs.reusableDirectBufferView();
         assertNoAllocation(() -> sink += codec.decode(ring, 64, 128).capacity());
