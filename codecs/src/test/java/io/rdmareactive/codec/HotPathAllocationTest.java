@@ -85,6 +85,15 @@ class HotPathAllocationTest {
     }
 
     @Test
+    void encodingAnSbeMessageAndDecodingItAsAViewAllocatesNothing() {
+        final SbeSamples.Quote quote = new SbeSamples.Quote(1, 2, 3, 4, 5, 6);
+        final int length = SbeSamples.QUOTES.encodedLength(quote);
+        assertNoAllocation(() -> sink += SbeSamples.QUOTES.encode(quote, ring, 64,
+            SbeSamples.QUOTES.encodedLength(quote)));
+        assertNoAllocation(() -> sink += (int) SbeSamples.QUOTE_VIEWS.decode(ring, 64, length).bid());
+    }
+
+    @Test
     void decodingThroughAReusableViewAllocatesNothing() {
         final var codec = Codecs.reusableDirectBufferView();
         assertNoAllocation(() -> sink += codec.decode(ring, 64, 128).capacity());
