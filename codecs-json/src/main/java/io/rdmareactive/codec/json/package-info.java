@@ -4,7 +4,9 @@
  * reusable per-thread buffer (never a per-message {@code byte[]}) and copies that once into the claimed range, since
  * the exact length must be known before the claim; it reads straight from the received range.
  *
- * <p>Jackson is an <em>optional</em> dependency of the codecs module: declare {@code jackson-databind} yourself to use
- * this package. Nothing outside this package refers to Jackson, so a service that does not use JSON never loads it.
+ * <p>This package is a module of its own, {@code rdma-reactive-codecs-json}, rather than an optional dependency of
+ * the codecs module: the codecs module (and so core) depends on Agrona alone, as its architecture rule says, and a
+ * service that wants JSON adds one artifact, which brings a Jackson version known to work, instead of having to know
+ * which optional library to declare.
  */
 package io.rdmareactive.codec.json;

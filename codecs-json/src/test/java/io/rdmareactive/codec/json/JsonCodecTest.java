@@ -12,12 +12,9 @@ import io.rdmareactive.codec.Codecs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -33,8 +30,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * JSON round-trips any value of a bound type (empty, large and non-ASCII strings included) into heap, off-heap and
- * sliced buffers; hostile, truncated and trailing input is refused with a {@link CodecException}; the rest of the
- * codecs module never refers to Jackson.
+ * sliced buffers; hostile, truncated and trailing input is refused with a {@link CodecException}.
  */
 class JsonCodecTest {
 
@@ -168,27 +164,6 @@ class JsonCodecTest {
         assertThat(lists.decode(buffer, 0, length)).isEqualTo(trades);
         assertThat(lists.name()).isEqualTo("json:java.util.List<" + Trade.class.getName() + ">");
         assertThat(lists.decodesToView()).isFalse();
-    }
-
-    /** Jackson is optional: only this package may refer to it, so loading any other codec never needs it. */
-    @Example
-    void nothingOutsideTheJsonPackageRefersToJackson() throws IOException {
-        final Path classes = Path.of(Codecs.class.getProtectionDomain().getCodeSource().getLocation().getPath());
-        try (Stream<Path> files = Files.walk(classes)) {
-            final List<Path> offenders = files.filter(p -> p.toString().endsWith(".class"))
-                .filter(p -> !classes.relativize(p).toString().startsWith("io/rdmareactive/codec/json/"))
-                .filter(JsonCodecTest::mentionsJackson)
-                .toList();
-            assertThat(offenders).isEmpty();
-        }
-    }
-
-    private static boolean mentionsJackson(final Path classFile) {
-        try {
-            return new String(Files.readAllBytes(classFile), StandardCharsets.ISO_8859_1).contains("com/fasterxml");
-        } catch (final IOException ex) {
-            throw new java.io.UncheckedIOException(ex);
-        }
     }
 
     @Provide
