@@ -139,6 +139,9 @@ final class Utf8StringCodec implements Codec<String> {
      */
     private static void putAscii(final String value, final int count, final MutableDirectBuffer buffer,
                                  final int index) {
+        if (buffer.isExpandable()) {
+            buffer.checkLimit(index + count); // grow once, to the whole range, as a bulk put would
+        }
         int i = 0;
         for (; i + 8 <= count; i += 8) {
             final long eight = value.charAt(i) | (long) value.charAt(i + 1) << 8 | (long) value.charAt(i + 2) << 16
