@@ -4,8 +4,9 @@ import java.nio.ByteBuffer;
 import org.agrona.DirectBuffer;
 
 /**
- * The built-in codecs. The constants are stateless and may be shared by any number of threads and streams; the
- * factory makes codecs that hold per-instance state and must not be shared.
+ * The built-in codecs. The constants may be shared by any number of threads and streams (the only state any of them
+ * keeps is the UTF-8 decoder's per-thread scratch array); the factory makes codecs that hold per-instance state and
+ * must not be shared.
  *
  * <p>Primitives and primitive arrays are fixed-width and little-endian (the native order of x86-64 and arm64, and
  * SBE's default), with no length prefix: the frame carries the length. Encode allocates nothing; decode returns a

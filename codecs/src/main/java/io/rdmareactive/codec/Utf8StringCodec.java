@@ -24,9 +24,11 @@ import org.agrona.MutableDirectBuffer;
  * the bytes {@code F5..FF}. Rejecting rather than replacing with U+FFFD is the safer choice for bytes that come from
  * a peer: a corrupted or hostile frame is reported instead of turning silently into a different string (and two
  * different byte strings never decode to the same value). The range is copied once before it is validated, so a
- * peer that rewrites it meanwhile cannot slip unvalidated bytes past; the result owns its characters.
+ * peer that rewrites it meanwhile cannot slip unvalidated bytes past; the copy goes into a scratch array kept per
+ * thread (for ranges up to 64 KiB), so the only allocation is the {@code String} itself; the result owns its
+ * characters.
  *
- * <p>Stateless and thread safe.
+ * <p>Thread safe; the only state is each thread's scratch array.
  */
 final class Utf8StringCodec implements Codec<String> {
 
@@ -97,13 +99,14 @@ final class Utf8StringCodec implements Codec<String> {
         if (length == 0) {
             return "";
         }
-        final byte[] bytes = new byte[length];
-        buffer.getBytes(offset, bytes, 0, length); // copy first: validate exactly the bytes that get decoded
-        final int bad = firstMalformed(bytes);
+        // copy first, into this thread's scratch array: validate exactly the bytes that get decoded
+        final byte[] bytes = scratch(length);
+        buffer.getBytes(offset, bytes, 0, length);
+        final int bad = firstMalformed(bytes, length);
         if (bad >= 0) {
-            throw malformed(bytes, bad, offset, length);
+            throw malformed(bytes, length, bad, offset, length);
         }
-        return new String(bytes, StandardCharsets.UTF_8);
+        return new String(bytes, 0, length, StandardCharsets.UTF_8);
     }
 
     @Override
@@ -120,6 +123,25 @@ final class Utf8StringCodec implements Codec<String> {
      * How many chars at the start of {@code value} are ASCII. Eight at a time (one branch per eight chars, on the OR of
      * them), then one at a time for the rest.
      */
+    /** Scratch arrays up to this size are kept per thread; larger ranges get an array of their own. */
+    static final int MAX_RETAINED_SCRATCH = 64 * 1024;
+
+    private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[][] {new byte[256]});
+
+    /** An array of at least {@code length} bytes to copy a range into: this thread's, or a new one if large. */
+    private static byte[] scratch(final int length) {
+        if (length > MAX_RETAINED_SCRATCH) {
+            return new byte[length];
+        }
+        final byte[][] holder = SCRATCH.get();
+        byte[] bytes = holder[0];
+        if (bytes.length < length) {
+            bytes = new byte[Math.max(length, Math.min(MAX_RETAINED_SCRATCH, bytes.length * 2))];
+            holder[0] = bytes;
+        }
+        return bytes;
+    }
+
     private static int asciiPrefixLength(final String value) {
         final int chars = value.length();
         int i = 0;
@@ -189,14 +211,18 @@ final class Utf8StringCodec implements Codec<String> {
      * is. For a bad or truncated sequence that is the index of its lead byte.
      */
     static int firstMalformed(final byte[] bytes) {
-        final int n = bytes.length;
+        return firstMalformed(bytes, bytes.length);
+    }
+
+    /** {@link #firstMalformed(byte[])} of the first {@code n} bytes of {@code bytes}. */
+    static int firstMalformed(final byte[] bytes, final int n) {
         int i = 0;
         while (i < n) {
             if (bytes[i] >= 0) {
                 i++; // ASCII
                 continue;
             }
-            final int size = sequenceLength(bytes, i);
+            final int size = sequenceLength(bytes, n, i);
             if (size < 0) {
                 return i;
             }
@@ -217,7 +243,7 @@ final class Utf8StringCodec implements Codec<String> {
      * The length of the well-formed multi-byte sequence starting at {@code i}, or one of the negative reasons above
      * (Unicode table 3-7: the second byte's range depends on the lead, later bytes are 80..BF).
      */
-    private static int sequenceLength(final byte[] bytes, final int i) {
+    private static int sequenceLength(final byte[] bytes, final int n, final int i) {
         final int lead = bytes[i] & 0xFF;
         final int size;
         int min2 = 0x80;
@@ -251,7 +277,6 @@ final class Utf8StringCodec implements Codec<String> {
         } else {
             return NEVER_VALID;
         }
-        final int n = bytes.length;
         if (i + 1 >= n) {
             return TRUNCATED;
         }
@@ -273,13 +298,14 @@ final class Utf8StringCodec implements Codec<String> {
         return size;
     }
 
-    private static CodecException malformed(final byte[] bytes, final int at, final int offset, final int length) {
+    private static CodecException malformed(final byte[] bytes, final int n, final int at, final int offset,
+                                            final int length) {
         final StringBuilder shown = new StringBuilder();
-        final int end = Math.min(bytes.length, at + 4);
+        final int end = Math.min(n, at + 4);
         for (int k = at; k < end; k++) {
             shown.append(k > at ? " " : "").append(String.format("%02X", bytes[k] & 0xFF));
         }
-        final String reason = switch (sequenceLength(bytes, at)) {
+        final String reason = switch (sequenceLength(bytes, n, at)) {
             case STRAY_CONTINUATION -> "continuation byte without a lead byte";
             case NEVER_VALID -> "byte never valid in UTF-8";
             case TRUNCATED -> "sequence truncated by the end of the range";
@@ -289,7 +315,7 @@ final class Utf8StringCodec implements Codec<String> {
             default -> "invalid continuation byte";
         };
         return new CodecException(NAME, "malformed UTF-8 at byte " + at + " (buffer index " + ((long) offset + at)
-            + ") of " + CodecRanges.range(offset, length) + ": " + shown + (end < bytes.length ? " ..." : "")
+            + ") of " + CodecRanges.range(offset, length) + ": " + shown + (end < n ? " ..." : "")
             + " (" + reason + ")");
     }
 }
