@@ -41,6 +41,14 @@ final class Utf8StringCodec implements Codec<String> {
 
     @Override
     public int encodedLength(final String value) {
+        final int chars = value.length();
+        if (chars <= SHORT_STRING) {
+            final char[] copy = SCRATCH.get().chars;
+            value.getChars(0, chars, copy, 0);
+            if (allAscii(copy, chars)) {
+                return chars;
+            }
+        }
         final int ascii = asciiPrefixLength(value);
         if (ascii == value.length()) {
             return ascii;
@@ -52,6 +60,24 @@ final class Utf8StringCodec implements Codec<String> {
     public int encode(final String value, final MutableDirectBuffer buffer, final int offset, final int maxLength) {
         CodecRanges.checkEncodeRange(NAME, buffer, offset, maxLength);
         final int chars = value.length();
+        if (chars <= SHORT_STRING) {
+            // the fast path for short strings: copy the chars out (an intrinsic), check them all at once, narrow them
+            // to bytes and write those with one bulk copy; each step a simple loop the JIT vectorizes
+            final Scratch scratch = SCRATCH.get();
+            final char[] copy = scratch.chars;
+            value.getChars(0, chars, copy, 0);
+            if (allAscii(copy, chars)) {
+                if (chars > maxLength) {
+                    throw CodecRanges.doesNotFit(NAME, chars, offset, maxLength);
+                }
+                final byte[] narrow = scratch.bytes;
+                for (int i = 0; i < chars; i++) {
+                    narrow[i] = (byte) copy[i];
+                }
+                buffer.putBytes(offset, narrow, 0, chars);
+                return chars;
+            }
+        }
         final int ascii = asciiPrefixLength(value);
         if (ascii == chars) {
             if (chars > maxLength) {
@@ -100,7 +126,7 @@ final class Utf8StringCodec implements Codec<String> {
             return "";
         }
         // copy first, into this thread's scratch array: validate exactly the bytes that get decoded
-        final byte[] bytes = scratch(length);
+        final byte[] bytes = SCRATCH.get().decodeInto(length);
         buffer.getBytes(offset, bytes, 0, length);
         final int bad = firstMalformed(bytes, length);
         if (bad >= 0) {
@@ -123,23 +149,39 @@ final class Utf8StringCodec implements Codec<String> {
      * How many chars at the start of {@code value} are ASCII. Eight at a time (one branch per eight chars, on the OR of
      * them), then one at a time for the rest.
      */
-    /** Scratch arrays up to this size are kept per thread; larger ranges get an array of their own. */
+    /** Decode scratch arrays up to this size are kept per thread; larger ranges get an array of their own. */
     static final int MAX_RETAINED_SCRATCH = 64 * 1024;
 
-    private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[][] {new byte[256]});
+    /** Strings up to this many chars take the encode fast path through the per-thread scratch arrays. */
+    static final int SHORT_STRING = 512;
 
-    /** An array of at least {@code length} bytes to copy a range into: this thread's, or a new one if large. */
-    private static byte[] scratch(final int length) {
-        if (length > MAX_RETAINED_SCRATCH) {
-            return new byte[length];
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /** One thread's scratch arrays: chars and bytes for the short-string encode path, bytes to decode from. */
+    private static final class Scratch {
+        final char[] chars = new char[SHORT_STRING];
+        final byte[] bytes = new byte[SHORT_STRING];
+        private byte[] decode = new byte[256];
+
+        /** An array of at least {@code length} bytes to copy a range into: this thread's, or a new one if large. */
+        byte[] decodeInto(final int length) {
+            if (length > MAX_RETAINED_SCRATCH) {
+                return new byte[length];
+            }
+            if (decode.length < length) {
+                decode = new byte[Math.max(length, Math.min(MAX_RETAINED_SCRATCH, decode.length * 2))];
+            }
+            return decode;
         }
-        final byte[][] holder = SCRATCH.get();
-        byte[] bytes = holder[0];
-        if (bytes.length < length) {
-            bytes = new byte[Math.max(length, Math.min(MAX_RETAINED_SCRATCH, bytes.length * 2))];
-            holder[0] = bytes;
+    }
+
+    /** Whether the first {@code count} chars are all ASCII: one OR over all of them, no branch per char. */
+    private static boolean allAscii(final char[] chars, final int count) {
+        int any = 0;
+        for (int i = 0; i < count; i++) {
+            any |= chars[i];
         }
-        return bytes;
+        return any < 0x80;
     }
 
     private static int asciiPrefixLength(final String value) {

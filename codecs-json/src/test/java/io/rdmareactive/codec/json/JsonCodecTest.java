@@ -23,6 +23,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.BeforeContainer;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -39,6 +40,14 @@ class JsonCodecTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonCodec<Trade> TRADES = JsonCodec.of(MAPPER, Trade.class);
+
+    @BeforeContainer
+    static void boundsChecksOn() {
+        assertThat(DirectBuffer.SHOULD_BOUNDS_CHECK)
+            .as("Agrona bounds checks must be on (-D%s=false) or reads past a view go unnoticed",
+                DirectBuffer.DISABLE_BOUNDS_CHECKS_PROP_NAME)
+            .isTrue();
+    }
 
     @Property(tries = 300)
     void tradesRoundTripAtAnyOffsetOfAnyBuffer(@ForAll("trades") final Trade trade,
