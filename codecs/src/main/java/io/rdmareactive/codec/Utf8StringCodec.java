@@ -13,9 +13,10 @@ import org.agrona.MutableDirectBuffer;
  * surrogate not preceded by a high one), which has no UTF-8 encoding, is written as {@code '?'} (one byte), as the
  * JDK does; such a string therefore does not round-trip, every other string does. {@link #encodedLength} is exact
  * for every string: 1 byte per char below U+0080, 2 below U+0800, 4 per surrogate pair, 1 per unpaired surrogate,
- * 3 otherwise. Encoding a string that is all ASCII (the fast path) is one scan to check it and one write loop
- * behind a single bounds check; other strings take one more scan to size them and a per-byte write. Neither
- * allocates.
+ * 3 otherwise. Encoding a string that is all ASCII takes the fast path: up to 512 chars, the chars
+ * are copied into a per-thread scratch array ({@code String.getChars}, an intrinsic), checked with one OR over all of
+ * them, narrowed to bytes and written with one bulk copy; longer strings are checked and written eight chars at a
+ * time. Other strings take one more scan to size them and a per-byte write. Neither allocates.
  *
  * <h2>Decode</h2>
  * Strict: the bytes must be well-formed UTF-8 as RFC 3629 and Unicode table 3-7 define it, otherwise a
