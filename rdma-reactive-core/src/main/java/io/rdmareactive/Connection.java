@@ -1,6 +1,7 @@
 package io.rdmareactive;
 
 import io.rdmareactive.codec.Codec;
+import io.rdmareactive.codec.CodecRegistry;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -52,4 +53,53 @@ public interface Connection extends Disposable {
      * @return the answers
      */
     <Q, R> Flux<R> requestChannel(Publisher<? extends Q> requests, Codec<Q> requestCodec, Codec<R> responseCodec);
+
+    /**
+     * The codecs this connection picks by type for the {@code Class}-taking methods (set with
+     * {@code RdmaClient.codecs(...)} / {@code RdmaServer.codecs(...)}; the built-ins by default).
+     *
+     * @return the connection's codec registry
+     */
+    CodecRegistry codecs();
+
+    /**
+     * {@link #fireAndForget(Object, Codec)} with the codec {@link #codecs()} has for {@code requestType}.
+     *
+     * @return completes when the message was sent
+     * @throws io.rdmareactive.codec.NoSuchCodecException at once, naming the type, if there is no codec for it
+     */
+    default <Q> Mono<Void> fireAndForget(final Q request, final Class<Q> requestType) {
+        return fireAndForget(request, codecs().codecFor(requestType));
+    }
+
+    /**
+     * {@link #requestResponse(Object, Codec, Codec)} with the codecs {@link #codecs()} has for the two types.
+     *
+     * @return the answer, as {@link #requestResponse(Object, Codec, Codec)}
+     * @throws io.rdmareactive.codec.NoSuchCodecException at once, naming the type, if there is no codec for one
+     */
+    default <Q, R> Mono<R> requestResponse(final Q request, final Class<Q> requestType, final Class<R> responseType) {
+        return requestResponse(request, codecs().codecFor(requestType), codecs().codecFor(responseType));
+    }
+
+    /**
+     * {@link #requestStream(Object, Codec, Codec)} with the codecs {@link #codecs()} has for the two types.
+     *
+     * @return the answers
+     * @throws io.rdmareactive.codec.NoSuchCodecException at once, naming the type, if there is no codec for one
+     */
+    default <Q, R> Flux<R> requestStream(final Q request, final Class<Q> requestType, final Class<R> responseType) {
+        return requestStream(request, codecs().codecFor(requestType), codecs().codecFor(responseType));
+    }
+
+    /**
+     * {@link #requestChannel(Publisher, Codec, Codec)} with the codecs {@link #codecs()} has for the two types.
+     *
+     * @return the answers
+     * @throws io.rdmareactive.codec.NoSuchCodecException at once, naming the type, if there is no codec for one
+     */
+    default <Q, R> Flux<R> requestChannel(final Publisher<? extends Q> requests, final Class<Q> requestType,
+                                          final Class<R> responseType) {
+        return requestChannel(requests, codecs().codecFor(requestType), codecs().codecFor(responseType));
+    }
 }

@@ -1,6 +1,7 @@
 package io.rdmareactive;
 
 import io.rdmareactive.codec.Codec;
+import io.rdmareactive.codec.CodecRegistry;
 import io.rdmareactive.internal.protocol.FrameCheck;
 import io.rdmareactive.internal.protocol.FrameConsumer;
 import io.rdmareactive.internal.protocol.FrameHeaderFlyweight;
@@ -74,6 +75,11 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     @Override
     public Outbound outbound() {
         return channels[DEFAULT_STREAM];
+    }
+
+    @Override
+    public CodecRegistry codecs() {
+        return config.codecs();
     }
 
     @Override

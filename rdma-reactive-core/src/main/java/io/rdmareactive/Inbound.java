@@ -20,6 +20,17 @@ public interface Inbound {
     <T> Flux<T> receive(Codec<T> codec);
 
     /**
+     * Like {@link #receive(Codec)}, with the codec the connection's {@link io.rdmareactive.codec.CodecRegistry}
+     * (set with {@code RdmaClient.codecs(...)} / {@code RdmaServer.codecs(...)}; the built-ins by default) has for
+     * {@code type}: {@code inbound.receive(Order.class)}.
+     *
+     * @param type the type of the messages
+     * @return the messages, decoded
+     * @throws io.rdmareactive.codec.NoSuchCodecException at once, naming the type, if the registry has no codec for it
+     */
+    <T> Flux<T> receive(Class<T> type);
+
+    /**
      * The zero-copy form: each message is a read-only view of its bytes in the receive ring (or of a reassembly
      * buffer, for a message larger than a frame), valid only until {@code onNext} returns; copy what must outlive it.
      *

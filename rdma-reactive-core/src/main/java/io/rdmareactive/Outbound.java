@@ -17,4 +17,15 @@ public interface Outbound {
      * element cannot be encoded; cancelling it cancels the publisher
      */
     <T> Mono<Void> send(Publisher<? extends T> messages, Codec<T> codec);
+
+    /**
+     * Like {@link #send(Publisher, Codec)}, with the codec the connection's
+     * {@link io.rdmareactive.codec.CodecRegistry} has for {@code type}: {@code outbound.send(orders, Order.class)}.
+     *
+     * @param messages the messages
+     * @param type the type the codec is looked up for (a codec for a supertype serves subtypes)
+     * @return as {@link #send(Publisher, Codec)}
+     * @throws io.rdmareactive.codec.NoSuchCodecException at once, naming the type, if the registry has no codec for it
+     */
+    <T> Mono<Void> send(Publisher<? extends T> messages, Class<T> type);
 }

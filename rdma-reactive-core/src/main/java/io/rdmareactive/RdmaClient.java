@@ -1,5 +1,6 @@
 package io.rdmareactive;
 
+import io.rdmareactive.codec.CodecRegistry;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,6 +65,15 @@ public final class RdmaClient {
      */
     public RdmaClient liveness(final Duration keepalive, final Duration timeout) {
         return new RdmaClient(config.withLiveness(keepalive, timeout));
+    }
+
+    /**
+     * @param codecs the codecs that {@link Inbound#receive(Class)}, {@link Outbound#send(org.reactivestreams.Publisher,
+     *               Class)} and the other {@code Class}-taking methods pick by type (default
+     *               {@link CodecRegistry#defaults()}); e.g. {@code CodecRegistry.defaults().with(Order.class, orderCodec)}
+     */
+    public RdmaClient codecs(final CodecRegistry codecs) {
+        return new RdmaClient(config.withCodecs(java.util.Objects.requireNonNull(codecs, "codecs")));
     }
 
     /** @param messages how many messages the peer may send ahead of this side's consumption */

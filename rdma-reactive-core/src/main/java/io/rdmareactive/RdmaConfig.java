@@ -1,5 +1,6 @@
 package io.rdmareactive;
 
+import io.rdmareactive.codec.CodecRegistry;
 import io.rdmareactive.internal.protocol.ProtocolOptions;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,17 +21,20 @@ import java.util.Objects;
  * @param idle             the driver's idle strategy: busy-spin, yielding, backoff or sleeping
  * @param connectTimeout   how long to wait for the server to answer
  * @param requestTimeout   how long {@link Connection#requestResponse} waits for its answer
+ * @param codecs           the codecs that {@code receive(Class)} and {@code send(Publisher, Class)} pick by type
  */
 record RdmaConfig(String provider, String address, Path directory, int maxStreams, int ringCapacity,
                   int maxMessageLength, Duration keepalive, Duration livenessTimeout, int prefetch, String idle,
-                  Duration connectTimeout, Duration requestTimeout) {
+                  Duration connectTimeout, Duration requestTimeout, CodecRegistry codecs) {
 
     static final RdmaConfig DEFAULTS = new RdmaConfig("auto", null, null, 16, 64 * 1024, 16 * 1024 * 1024,
-        Duration.ofSeconds(1), Duration.ofSeconds(5), 256, defaultIdle(), Duration.ofSeconds(10), Duration.ofSeconds(30));
+        Duration.ofSeconds(1), Duration.ofSeconds(5), 256, defaultIdle(), Duration.ofSeconds(10), Duration.ofSeconds(30),
+        CodecRegistry.defaults());
 
     RdmaConfig {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(idle, "idle");
+        Objects.requireNonNull(codecs, "codecs");
         if (prefetch < 1) {
             throw new IllegalArgumentException("prefetch must be positive: " + prefetch);
         }
@@ -54,51 +58,56 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
 
     RdmaConfig withProvider(final String value) {
         return new RdmaConfig(value, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs);
     }
 
     RdmaConfig withAddress(final String value) {
         return new RdmaConfig(provider, value, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs);
     }
 
     RdmaConfig withDirectory(final Path value) {
         return new RdmaConfig(provider, address, value, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs);
     }
 
     RdmaConfig withRings(final int streams, final int capacity) {
         return new RdmaConfig(provider, address, directory, streams, capacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs);
     }
 
     RdmaConfig withMaxMessageLength(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, value, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs);
     }
 
     RdmaConfig withLiveness(final Duration interval, final Duration timeout) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, interval,
-            timeout, prefetch, idle, connectTimeout, requestTimeout);
+            timeout, prefetch, idle, connectTimeout, requestTimeout, codecs);
     }
 
     RdmaConfig withPrefetch(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, value, idle, connectTimeout, requestTimeout);
+            livenessTimeout, value, idle, connectTimeout, requestTimeout, codecs);
     }
 
     RdmaConfig withIdle(final String value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, value, connectTimeout, requestTimeout);
+            livenessTimeout, prefetch, value, connectTimeout, requestTimeout, codecs);
     }
 
     RdmaConfig withRequestTimeout(final Duration value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, value);
+            livenessTimeout, prefetch, idle, connectTimeout, value, codecs);
     }
 
     RdmaConfig withConnectTimeout(final Duration value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, value, requestTimeout);
+            livenessTimeout, prefetch, idle, value, requestTimeout, codecs);
+    }
+
+    RdmaConfig withCodecs(final CodecRegistry value) {
+        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, value);
     }
 }

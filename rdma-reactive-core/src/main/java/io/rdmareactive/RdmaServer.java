@@ -1,5 +1,6 @@
 package io.rdmareactive;
 
+import io.rdmareactive.codec.CodecRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -79,6 +80,15 @@ public final class RdmaServer {
      */
     public RdmaServer liveness(final Duration keepalive, final Duration timeout) {
         return new RdmaServer(config.withLiveness(keepalive, timeout), handler, streamHandler);
+    }
+
+    /**
+     * @param codecs the codecs that {@link Inbound#receive(Class)}, {@link Outbound#send(Publisher, Class)} and the
+     *               other {@code Class}-taking methods pick by type (default {@link CodecRegistry#defaults()}); e.g.
+     *               {@code CodecRegistry.defaults().with(Order.class, orderCodec)}
+     */
+    public RdmaServer codecs(final CodecRegistry codecs) {
+        return new RdmaServer(config.withCodecs(Objects.requireNonNull(codecs, "codecs")), handler, streamHandler);
     }
 
     /** @param messages how many messages a client may send ahead of this side's consumption */

@@ -86,6 +86,11 @@ final class StreamChannel implements Inbound, Outbound {
     }
 
     @Override
+    public <T> Flux<T> receive(final Class<T> type) {
+        return receive(owner.codecs().codecFor(type));
+    }
+
+    @Override
     public Flux<DirectBuffer> receiveViews() {
         return receive(Codecs.reusableDirectBufferView());
     }
@@ -105,6 +110,11 @@ final class StreamChannel implements Inbound, Outbound {
             pendingOpenKind = 0;
             sender.start();
         }).doFinally(signal -> owner.onWorker(this::onOutboundEnded));
+    }
+
+    @Override
+    public <T> Mono<Void> send(final Publisher<? extends T> messages, final Class<T> type) {
+        return send(messages, owner.codecs().codecFor(type));
     }
 
     // ------------------------------------------------------------------------------------------------ lifecycle

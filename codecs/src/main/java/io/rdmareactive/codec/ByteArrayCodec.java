@@ -26,9 +26,9 @@ final class ByteArrayCodec implements Codec<byte[]> {
     @Override
     public int encode(final byte[] value, final MutableDirectBuffer buffer, final int offset, final int maxLength) {
         final int length = value.length;
-        Ranges.checkEncodeRange(NAME, buffer, offset, maxLength);
+        CodecRanges.checkEncodeRange(NAME, buffer, offset, maxLength);
         if (length > maxLength) {
-            throw Ranges.doesNotFit(NAME, length, offset, maxLength);
+            throw CodecRanges.doesNotFit(NAME, length, offset, maxLength);
         }
         buffer.putBytes(offset, value, 0, length);
         return length;
@@ -36,7 +36,7 @@ final class ByteArrayCodec implements Codec<byte[]> {
 
     @Override
     public byte[] decode(final DirectBuffer buffer, final int offset, final int length) {
-        Ranges.checkDecodeRange(NAME, buffer, offset, length);
+        CodecRanges.checkDecodeRange(NAME, buffer, offset, length);
         if (length == 0) {
             return EMPTY; // nothing to mutate, so one shared instance is safe
         }

@@ -35,9 +35,9 @@ final class ByteBufferCodec implements Codec<ByteBuffer> {
         // read position and limit once, so the copy below uses one consistent pair
         final int position = value.position();
         final int length = value.limit() - position;
-        Ranges.checkEncodeRange(NAME, buffer, offset, maxLength);
+        CodecRanges.checkEncodeRange(NAME, buffer, offset, maxLength);
         if (length > maxLength) {
-            throw Ranges.doesNotFit(NAME, length, offset, maxLength);
+            throw CodecRanges.doesNotFit(NAME, length, offset, maxLength);
         }
         buffer.putBytes(offset, value, position, length);
         return length;
@@ -45,7 +45,7 @@ final class ByteBufferCodec implements Codec<ByteBuffer> {
 
     @Override
     public ByteBuffer decode(final DirectBuffer buffer, final int offset, final int length) {
-        Ranges.checkDecodeRange(NAME, buffer, offset, length);
+        CodecRanges.checkDecodeRange(NAME, buffer, offset, length);
         final byte[] copy = new byte[length];
         buffer.getBytes(offset, copy, 0, length);
         return ByteBuffer.wrap(copy);

@@ -62,9 +62,9 @@ final class DirectBufferCodec implements Codec<DirectBuffer> {
     public int encode(final DirectBuffer value, final MutableDirectBuffer buffer, final int offset,
                       final int maxLength) {
         final int length = value.capacity();
-        Ranges.checkEncodeRange(name, buffer, offset, maxLength);
+        CodecRanges.checkEncodeRange(name, buffer, offset, maxLength);
         if (length > maxLength) {
-            throw Ranges.doesNotFit(name, length, offset, maxLength);
+            throw CodecRanges.doesNotFit(name, length, offset, maxLength);
         }
         buffer.putBytes(offset, value, 0, length);
         return length;
@@ -72,7 +72,7 @@ final class DirectBufferCodec implements Codec<DirectBuffer> {
 
     @Override
     public DirectBuffer decode(final DirectBuffer buffer, final int offset, final int length) {
-        Ranges.checkDecodeRange(name, buffer, offset, length);
+        CodecRanges.checkDecodeRange(name, buffer, offset, length);
         final UnsafeBuffer view = reusableView;
         if (view == null) {
             return new UnsafeBuffer(buffer, offset, length);

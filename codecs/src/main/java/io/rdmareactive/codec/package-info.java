@@ -12,8 +12,13 @@
  * what it reads.
  *
  * <p>{@link io.rdmareactive.codec.Codecs} holds the built-in codecs: {@code byte[]}, {@link java.nio.ByteBuffer},
- * zero-copy {@link org.agrona.DirectBuffer} views and UTF-8 {@link java.lang.String}s. Richer codecs (primitives,
- * SBE, JSON) and a registry will live here too.
+ * zero-copy {@link org.agrona.DirectBuffer} views, UTF-8 {@link java.lang.String}s, boxed primitives and primitive
+ * arrays. {@link io.rdmareactive.codec.SbeCodec} adapts the flyweights {@code sbe-tool} generates for a schema (they
+ * need only Agrona at run time). {@link io.rdmareactive.codec.CodecRegistry} picks a codec by Java type, so the API
+ * can take {@code receive(Order.class)}; a type it cannot serve is reported with
+ * {@link io.rdmareactive.codec.NoSuchCodecException}. {@link io.rdmareactive.codec.CodecRanges} holds the range checks
+ * every codec makes, for codecs written elsewhere. JSON lives in its own module ({@code rdma-reactive-codecs-json}),
+ * so that this one needs nothing but Agrona.
  *
  * <p>This module sees Agrona and the JDK only. Nothing here knows about rings, providers, the protocol or Reactor.
  */

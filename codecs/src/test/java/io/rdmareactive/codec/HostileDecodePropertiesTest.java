@@ -51,8 +51,10 @@ class HostileDecodePropertiesTest {
             assertThat(((CodecException) thrown).codecName()).isEqualTo(codec.name());
         } else if (codec == Codecs.UTF8_STRING) {
             assertMatchesStrictJdkDecoder(Arrays.copyOfRange(bytes, offset, offset + length), thrown);
-        } else {
+        } else if (ANY_BYTES_VALID.contains(codec.name())) {
             assertThat(thrown).as("any bytes are a valid %s", codec.name()).isNull();
+        } else {
+            assertNothingButCodecException(codec, thrown);
         }
     }
 
@@ -68,12 +70,33 @@ class HostileDecodePropertiesTest {
         final Throwable whole = catchThrowable(() -> codec.decode(view, 0, length));
         if (codec == Codecs.UTF8_STRING) {
             assertMatchesStrictJdkDecoder(Arrays.copyOfRange(bytes, offset, offset + length), whole);
-        } else {
+        } else if (ANY_BYTES_VALID.contains(codec.name())) {
             assertThat(whole).isNull();
+        } else {
+            assertNothingButCodecException(codec, whole);
         }
         // one byte more, or shifted by one, is past the view: refused before anything is read
         assertThat(catchThrowable(() -> codec.decode(view, 0, length + 1))).isExactlyInstanceOf(CodecException.class);
         assertThat(catchThrowable(() -> codec.decode(view, 1, length))).isExactlyInstanceOf(CodecException.class);
+    }
+
+    @Property(tries = 500)
+    void shortRandomRangesAtAnExactViewDecodeOrAreRefused(@ForAll("codecs") final Codec<?> codec,
+                                                          @ForAll("shortBytes") final byte[] bytes) {
+        final UnsafeBuffer exact = new UnsafeBuffer(bytes); // nothing before or after the range to read
+        final Throwable thrown = catchThrowable(() -> codec.decode(exact, 0, bytes.length));
+        if (codec == Codecs.UTF8_STRING) {
+            assertMatchesStrictJdkDecoder(bytes, thrown);
+        } else {
+            assertNothingButCodecException(codec, thrown);
+        }
+    }
+
+    /** Short byte strings, where a fixed-width decoder meets its own width, one less and one more. */
+    @Provide
+    Arbitrary<byte[]> shortBytes() {
+        return Arbitraries.bytes().array(byte[].class).ofMaxSize(17)
+            .withSizeDistribution(RandomDistribution.uniform());
     }
 
     @Property(tries = 1000)
@@ -116,10 +139,31 @@ class HostileDecodePropertiesTest {
         }
     }
 
+    /** The decoders for which every byte string is a valid encoding; the others must refuse some. */
+    private static final java.util.Set<String> ANY_BYTES_VALID = java.util.Set.of(Codecs.BYTE_ARRAY.name(),
+        Codecs.BYTE_BUFFER.name(), Codecs.DIRECT_BUFFER.name(), Codecs.reusableDirectBufferView().name());
+
+    /** A decoder that may refuse: if it throws at all, it throws a CodecException that names it. */
+    static void assertNothingButCodecException(final Codec<?> codec, final Throwable thrown) {
+        if (thrown != null) {
+            assertThat(thrown).as("%s refused", codec.name()).isExactlyInstanceOf(CodecException.class)
+                .hasMessageStartingWith(codec.name() + ": ");
+            assertThat(((CodecException) thrown).codecName()).isEqualTo(codec.name());
+        }
+    }
+
+    /** Every decoder there is: the byte and String codecs, primitives and primitive arrays. */
+    static List<Codec<?>> everyDecoder() {
+        return List.of(Codecs.BYTE_ARRAY, Codecs.BYTE_BUFFER, Codecs.DIRECT_BUFFER,
+            Codecs.reusableDirectBufferView(), Codecs.UTF8_STRING, Codecs.BOOLEAN, Codecs.BYTE, Codecs.SHORT,
+            Codecs.CHAR, Codecs.INT, Codecs.LONG, Codecs.FLOAT, Codecs.DOUBLE, Codecs.BOOLEAN_ARRAY,
+            Codecs.SHORT_ARRAY, Codecs.CHAR_ARRAY, Codecs.INT_ARRAY, Codecs.LONG_ARRAY, Codecs.FLOAT_ARRAY,
+            Codecs.DOUBLE_ARRAY);
+    }
+
     @Provide
     Arbitrary<Codec<?>> codecs() {
-        return Arbitraries.of(List.of(Codecs.BYTE_ARRAY, Codecs.BYTE_BUFFER, Codecs.DIRECT_BUFFER,
-            Codecs.reusableDirectBufferView(), Codecs.UTF8_STRING));
+        return Arbitraries.of(everyDecoder());
     }
 
     /** Uniformly random bytes, or bytes that look like UTF-8: the second kind reaches deeper into the decoder. */

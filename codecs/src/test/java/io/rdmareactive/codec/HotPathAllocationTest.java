@@ -73,6 +73,27 @@ class HotPathAllocationTest {
     }
 
     @Test
+    void encodingPrimitivesAndPrimitiveArraysAllocatesNothing() {
+        final Long boxed = 1L << 40;
+        final long[] longs = new long[32];
+        final double[] doubles = new double[32];
+        assertNoAllocation(() -> {
+            sink += Codecs.LONG.encode(boxed, ring, 64, Codecs.LONG.encodedLength(boxed));
+            sink += Codecs.LONG_ARRAY.encode(longs, ring, 64, Codecs.LONG_ARRAY.encodedLength(longs));
+            sink += Codecs.DOUBLE_ARRAY.encode(doubles, ring, 64, Codecs.DOUBLE_ARRAY.encodedLength(doubles));
+        });
+    }
+
+    @Test
+    void encodingAnSbeMessageAndDecodingItAsAViewAllocatesNothing() {
+        final SbeSamples.Quote quote = new SbeSamples.Quote(1, 2, 3, 4, 5, 6);
+        final int length = SbeSamples.QUOTES.encodedLength(quote);
+        assertNoAllocation(() -> sink += SbeSamples.QUOTES.encode(quote, ring, 64,
+            SbeSamples.QUOTES.encodedLength(quote)));
+        assertNoAllocation(() -> sink += (int) SbeSamples.QUOTE_VIEWS.decode(ring, 64, length).bid());
+    }
+
+    @Test
     void decodingThroughAReusableViewAllocatesNothing() {
         final var codec = Codecs.reusableDirectBufferView();
         assertNoAllocation(() -> sink += codec.decode(ring, 64, 128).capacity());
