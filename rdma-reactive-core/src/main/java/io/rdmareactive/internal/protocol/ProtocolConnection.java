@@ -86,6 +86,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private volatile boolean peerClosed;
     /** The peer disconnected on purpose; what it wrote before may still wait in the completion queue (driver). */
     private boolean peerClosing;
+    /** What the provider said of the peer's disconnect: on verbs, it cannot tell a close from a process that died. */
+    private String peerClosingReason;
     private long flushedSinceNanos;
     private String flushReason;
     private volatile StreamActivity activity = StreamActivity.NONE;
@@ -326,7 +328,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             return error;
         }
         if (peerClosed) {
-            return "the peer closed the connection";
+            return "the peer closed the connection"
+                + (peerClosingReason == null || peerClosingReason.isBlank() ? "" : " (" + peerClosingReason + ")");
         }
         return closed ? "the connection was closed" : null;
     }
@@ -357,6 +360,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                     // on purpose: not an error of the connection (streams it cut short fail); the end becomes
                     // visible once the completions of what the peer wrote before are all taken, in doWork
                     peerClosing = true;
+                    peerClosingReason = event.reason();
                 }
             }
             case PEER_LOST -> fail("the peer was lost: " + event.reason());

@@ -424,8 +424,9 @@ final class VerbsQueuePair implements QueuePair {
      * peer's request.
      */
     void onDisconnected() {
-        enterError("the peer (" + peerDescription + ") disconnected, or its process ended (the kernel disconnects "
-            + "the connections of a process that dies)", ConnectionEvent.Type.DISCONNECTED);
+        enterError("the peer (" + peerDescription + ") disconnected: it closed the connection, or its process "
+            + "exited or was killed (the kernel disconnects a dying process's connections, so verbs cannot tell which)",
+            ConnectionEvent.Type.DISCONNECTED);
         disconnectQuietly();
     }
 
