@@ -194,5 +194,23 @@ else
   fi
 fi
 
+# ---------------------------------------------------------------------------------------------------- SPI ping-pong
+# The provider alone (no protocol, no Reactor): RDMA WRITE WITH IMMEDIATE each way between two JVMs, the figure to
+# hold beside ib_send_lat's (same device, same message size, same run).
+section "SPI ping-pong over verbs (the provider alone)"
+if [ -r "$SOFTROCE_CORE_TEST_CP" ]; then
+  spi_log=/tmp/spi-ping.log
+  timeout 240 "$JAVA" "${JVM_FLAGS[@]}" -cp "$(cat "$SOFTROCE_CORE_TEST_CP")" io.rdmareactive.spi.demo.SpiPingPong \
+    --provider=verbs --address="$RR_VERBS_HOST:7481" --round-trips=2000 --size=32 2>&1 | tee "$spi_log"
+  spi_status=${PIPESTATUS[0]}
+  if [ $spi_status -eq 0 ]; then
+    check spi-pingpong-verbs PASS "$(grep -E '^ *p50|^ *p99 |round trips/s' "$spi_log" | tr -s ' ' | paste -sd ';')"
+  else
+    check spi-pingpong-verbs FAIL "exit $spi_status: $(grep -m 1 -E 'Exception|Error|FAILED' "$spi_log" || tail -n 1 "$spi_log")"
+  fi
+else
+  check spi-pingpong-verbs FAIL "no class path $SOFTROCE_CORE_TEST_CP"
+fi
+
 section "done: $failures check(s) failed"
 [ $failures -eq 0 ]
