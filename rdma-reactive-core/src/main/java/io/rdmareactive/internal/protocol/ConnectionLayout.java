@@ -12,7 +12,8 @@ package io.rdmareactive.internal.protocol;
  *  | (control stream)     |                      |     |                      | 64 bytes  | 64 bytes  |
  *  +----------------------+----------------------+-----+----------------------+-----------+-----------+---
  *  line s, offset 0: the peer's consumed position of this side's send ring s (its credit to us)
- *  line 0, offset 8: receives the peer has posted for our WRITE WITH IMMEDIATEs, in total (receive grant)
+ *  line 0, offset 16: receives the peer has posted for our WRITE WITH IMMEDIATEs, in total (receive grant)
+ *  line 0, offset 32: the peer's goodbye, 1 once it closes on purpose (each of these is a CheckedWord)
  *
  *  local region (LOCAL_WRITE only: the adapter reads it)
  *  +----------------------+-----+----------------------+-----------+-----+
@@ -25,6 +26,7 @@ final class ConnectionLayout {
     static final int LINE = HandshakeFlyweight.CREDIT_LINE_LENGTH;
     static final int CONSUMED_OFFSET = HandshakeFlyweight.CREDIT_WORD_OFFSET;
     static final int GRANT_OFFSET = HandshakeFlyweight.RECEIVE_GRANT_OFFSET;
+    static final int GOODBYE_OFFSET = HandshakeFlyweight.GOODBYE_OFFSET;
 
     private ConnectionLayout() {
     }

@@ -38,9 +38,9 @@ import org.agrona.MutableDirectBuffer;
  * <p>The receive region is registered memory the peer may RDMA WRITE into: first one receive ring of
  * {@code ringCapacity} bytes per stream slot, then one 64-byte credit line per slot, the rest of each line keeping
  * neighbouring words off each other's cache line. In credit line {@code s}, at {@link #CREDIT_WORD_OFFSET}, the peer
- * writes its consumed position of stream {@code s}'s ring (a little-endian long: the credit for this side's sends);
- * in credit line 0, at {@link #RECEIVE_GRANT_OFFSET}, the number of receives it has posted in total (a little-endian
- * long: how many writes with an immediate this side may have outstanding). {@code S} = max streams,
+ * writes its consumed position of stream {@code s}'s ring (a little-endian long followed by its complement: the credit
+ * for this side's sends); in credit line 0, at {@link #RECEIVE_GRANT_OFFSET}, the number of receives it has posted in
+ * total (the same 16-byte form: how many writes with an immediate this side may have outstanding). {@code S} = max streams,
  * {@code C} = ring capacity:
  *
  * <pre>
@@ -107,10 +107,18 @@ public final class HandshakeFlyweight {
     public static final int MAX_MESSAGE_LENGTH = 1 << 30;
     /** The length of each stream's credit line in the receive region. */
     public static final int CREDIT_LINE_LENGTH = 64;
-    /** Offset in credit line {@code s} of the peer's consumed position of stream {@code s} (long). */
+    /**
+     * Offset in credit line {@code s} of the peer's consumed position of stream {@code s}: a little-endian long
+     * followed by its bitwise complement (16 bytes), so that a reader can tell a word caught mid-write.
+     */
     public static final int CREDIT_WORD_OFFSET = 0;
     /** Offset in credit line 0 of the receives the peer has posted, in total (long). */
-    public static final int RECEIVE_GRANT_OFFSET = 8;
+    public static final int RECEIVE_GRANT_OFFSET = 16;
+    /**
+     * Offset in credit line 0 of the peer's goodbye (a checked word): 1 once it closes the connection on purpose,
+     * written and completed before it disconnects, so that a disconnect without it is a peer that went away.
+     */
+    public static final int GOODBYE_OFFSET = 32;
 
     private DirectBuffer buffer;
     private int offset;

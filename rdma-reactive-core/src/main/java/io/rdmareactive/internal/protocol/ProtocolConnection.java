@@ -86,6 +86,10 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private volatile boolean peerClosed;
     /** The peer disconnected on purpose; what it wrote before may still wait in the completion queue (driver). */
     private boolean peerClosing;
+    /** The goodbye word's value once a side closes on purpose. */
+    static final long GOODBYE = 1;
+    /** How long close() waits for its last credit and goodbye writes to complete before it disconnects. */
+    private static final long GOODBYE_WAIT_NANOS = 200_000_000L;
     /** What the provider said of the peer's disconnect: on verbs, it cannot tell a close from a process that died. */
     private String peerClosingReason;
     private long flushedSinceNanos;
@@ -357,10 +361,15 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         switch (event.type()) {
             case DISCONNECTED -> {
                 if (error == null) {
-                    // on purpose: not an error of the connection (streams it cut short fail); the end becomes
-                    // visible once the completions of what the peer wrote before are all taken, in doWork
-                    peerClosing = true;
-                    peerClosingReason = event.reason();
+                    if (CheckedWord.read(lines, ConnectionLayout.GOODBYE_OFFSET) == GOODBYE) {
+                        // on purpose: not an error of the connection (streams it cut short fail); the end becomes
+                        // visible once the completions of what the peer wrote before are all taken, in doWork
+                        peerClosing = true;
+                        peerClosingReason = event.reason();
+                    } else {
+                        // no goodbye: it failed, or its process died (on verbs the kernel disconnects for it)
+                        fail("the peer went away without closing the connection: " + event.reason());
+                    }
                 }
             }
             case PEER_LOST -> fail("the peer was lost: " + event.reason());
@@ -427,8 +436,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         work += sendData();
         work += returnCredit();
         if (grantPending && room(1)) {
-            staging.putLong(ConnectionLayout.GRANT_OFFSET, receivesPosted);
-            addWrite(KIND_GRANT, staging.addressOffset() + ConnectionLayout.GRANT_OFFSET, 8,
+            CheckedWord.write(staging, ConnectionLayout.GRANT_OFFSET, receivesPosted);
+            addWrite(KIND_GRANT, staging.addressOffset() + ConnectionLayout.GRANT_OFFSET, CheckedWord.LENGTH,
                 ConnectionLayout.lineOffset(0, maxStreams, ringCapacity) + ConnectionLayout.GRANT_OFFSET);
             grantPending = false;
         }
@@ -444,12 +453,14 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     }
 
     private int sendData() {
-        final long grant = lines.getLongVolatile(ConnectionLayout.GRANT_OFFSET);
-        if (grant < grantFromPeer) {
-            fail(ProtocolError.describe(ProtocolError.CREDIT_BACKWARDS) + " (its receive grant)");
-            return 0;
+        final long grant = CheckedWord.read(lines, ConnectionLayout.GRANT_OFFSET);
+        if (grant != CheckedWord.TORN) { // torn: caught mid-write, the grant stays as it was until the next cycle
+            if (grant < grantFromPeer) {
+                fail(ProtocolError.describe(ProtocolError.CREDIT_BACKWARDS) + " (its receive grant)");
+                return 0;
+            }
+            grantFromPeer = grant;
         }
-        grantFromPeer = grant;
         int work = 0;
         for (int s = 0; s < maxStreams; s++) {
             final StreamSendRing ring = streams[s].sendRing();
@@ -493,8 +504,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             final long consumed = streams[s].receiveRing().creditToReturn();
             if (consumed >= 0) {
                 final int line = s * ConnectionLayout.LINE;
-                staging.putLong(line + ConnectionLayout.CONSUMED_OFFSET, consumed);
-                addWrite(KIND_CREDIT | s, staging.addressOffset() + line, 8,
+                CheckedWord.write(staging, line + ConnectionLayout.CONSUMED_OFFSET, consumed);
+                addWrite(KIND_CREDIT | s, staging.addressOffset() + line, CheckedWord.LENGTH,
                     ConnectionLayout.lineOffset(s, maxStreams, ringCapacity) + ConnectionLayout.CONSUMED_OFFSET);
                 work++;
             }
@@ -507,7 +518,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     }
 
     private void addWrite(final long wrId, final long localAddress, final int length, final long remoteOffset) {
-        sends.add(wrId, WorkRequestOpcode.RDMA_WRITE, length <= 8 ? SendFlags.INLINE : 0)
+        sends.add(wrId, WorkRequestOpcode.RDMA_WRITE, length <= CheckedWord.LENGTH ? SendFlags.INLINE : 0)
             .sge(localAddress, length, local.lkey())
             .remote(peerAddress + remoteOffset, peerRkey);
         outstandingSends++;
@@ -737,8 +748,20 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private void returnLastCredit() {
         sends.clear();
         returnCredit();
-        if (sends.count() > 0) {
-            queuePair.postSend(sends); // best effort: the connection is going away whatever the status
+        if (room(1)) {
+            CheckedWord.write(staging, ConnectionLayout.GOODBYE_OFFSET, GOODBYE);
+            addWrite(KIND_GRANT, staging.addressOffset() + ConnectionLayout.GOODBYE_OFFSET, CheckedWord.LENGTH,
+                ConnectionLayout.lineOffset(0, maxStreams, ringCapacity) + ConnectionLayout.GOODBYE_OFFSET);
+        }
+        if (sends.count() > 0 && queuePair.postSend(sends) == PostStatus.OK) {
+            // an adapter moves the bytes after the post: wait (briefly) until they landed, so that the disconnect
+            // cannot overtake them and the peer reads this goodbye before it sees the disconnect
+            final long deadline = System.nanoTime() + GOODBYE_WAIT_NANOS;
+            while (outstandingSends > 0 && error == null && System.nanoTime() < deadline) {
+                if (completions.poll(this, COMPLETIONS_PER_POLL) == 0) {
+                    Thread.onSpinWait();
+                }
+            }
         }
     }
 

@@ -51,7 +51,7 @@ final class StreamSendRing {
 
     /**
      * @param ring       the ring's memory; capacity a power of two
-     * @param creditLine where the peer RDMA-writes its consumed position (a 64-bit little-endian value at offset 0)
+     * @param creditLine where the peer RDMA-writes its consumed position (a {@link CheckedWord} at offset 0)
      */
     StreamSendRing(final AtomicBuffer ring, final AtomicBuffer creditLine) {
         this.ring = ring;
@@ -172,8 +172,8 @@ final class StreamSendRing {
      * @return {@link ProtocolError#NONE} or the error
      */
     int refreshCredit() {
-        final long value = creditLine.getLongVolatile(0);
-        if (value == credited) {
+        final long value = CheckedWord.read(creditLine, 0);
+        if (value == CheckedWord.TORN || value == credited) { // torn: caught mid-write, read again next cycle
             return ProtocolError.NONE;
         }
         if (value < credited) {

@@ -142,9 +142,9 @@ class HostilePeerTest {
             final SendWorkRequest send = rogue.newSendRequest(1);
             if (attack.stream < 0) {
                 // move the victim's credit for its send ring 1 past anything it sent
-                scratch.putLong(0, 4096);
+                CheckedWord.write(scratch, 0, 4096); // well-formed, so that it is read, and wrong
                 send.clear().add(1, WorkRequestOpcode.RDMA_WRITE, SendFlags.SIGNALED)
-                    .sge(rogueMemory.address(), 8, rogueMemory.lkey())
+                    .sge(rogueMemory.address(), CheckedWord.LENGTH, rogueMemory.lkey())
                     .remote(target.receiveRegionAddress() + HandshakeFlyweight.creditOffset(1, 4, 8192),
                         target.receiveRegionRkey());
             } else {

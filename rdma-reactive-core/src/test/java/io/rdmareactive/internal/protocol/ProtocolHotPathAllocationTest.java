@@ -100,7 +100,7 @@ class ProtocolHotPathAllocationTest {
         }
         // the peer's credit and the write's completion free the room
         sendRing.completedTo(producer);
-        creditLine.putLong(0, receiveRing.consumedPosition());
+        CheckedWord.write(creditLine, 0, receiveRing.consumedPosition());
         if (sendRing.refreshCredit() != ProtocolError.NONE || receiveRing.creditToReturn() < -1) {
             throw new AssertionError("credit");
         }
