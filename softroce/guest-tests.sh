@@ -46,6 +46,13 @@ chmod 0666 /dev/infiniband/uverbs* /dev/infiniband/rdma_cm 2>/dev/null
 chmod 0755 /root 2>/dev/null
 cd "$SOFTROCE_REPO" || exit 1
 
+# A JVM killed by SIGILL in JIT-compiled code, as seen once under qemu's TCG (a pong JVM, 6 s after it started and
+# before it touched a verbs device, in C1-compiled JDK class-file code): an artefact of emulating code that the JIT
+# patches while it runs, not something real hardware does. A check whose log shows one runs once more, and says so.
+emulator_crash() {
+  grep -q 'A fatal error has been detected by the Java Runtime Environment' "$1" && grep -q 'SIGILL' "$1"
+}
+
 # ---------------------------------------------------------------------------------------------------- perftest
 section "perftest ib_send_lat on rxe0"
 iterations=2000
@@ -127,12 +134,19 @@ else
   # As under surefire: the module directory as working directory (read-only here: tests write under /tmp or
   # /dev/shm), rdma.idle=backoff; jqwik's database goes to /tmp.
   cd "$SOFTROCE_REPO/rdma-reactive-core"
-  timeout "${SOFTROCE_JUNIT_TIMEOUT:-900}" "$JAVA" "${JVM_FLAGS[@]}" -Drdma.idle=backoff \
-    -cp "$SOFTROCE_JUNIT_JAR:$(cat "$SOFTROCE_CORE_TEST_CP")" \
-    org.junit.platform.console.ConsoleLauncher execute --disable-banner --disable-ansi-colors --details=tree \
-    ${SOFTROCE_JUNIT_SELECT:---scan-class-path $test_classes --include-tag verbs} \
-    --config=jqwik.database=/tmp/jqwik-database --reports-dir "$SOFTROCE_OUT/junit" 2>&1 | tee "$junit_log"
-  junit_status=${PIPESTATUS[0]}
+  for attempt in 1 2; do
+    timeout "${SOFTROCE_JUNIT_TIMEOUT:-900}" "$JAVA" "${JVM_FLAGS[@]}" -Drdma.idle=backoff \
+      -cp "$SOFTROCE_JUNIT_JAR:$(cat "$SOFTROCE_CORE_TEST_CP")" \
+      org.junit.platform.console.ConsoleLauncher execute --disable-banner --disable-ansi-colors --details=tree \
+      ${SOFTROCE_JUNIT_SELECT:---scan-class-path $test_classes --include-tag verbs} \
+      --config=jqwik.database=/tmp/jqwik-database --reports-dir "$SOFTROCE_OUT/junit" 2>&1 | tee "$junit_log"
+    junit_status=${PIPESTATUS[0]}
+    if [ $junit_status != 0 ] && [ $attempt = 1 ] && emulator_crash "$junit_log"; then
+      echo "softroce: a JVM of the JUnit run died of SIGILL in JIT-compiled code (a TCG artefact): running it again"
+      continue
+    fi
+    break
+  done
   cd "$SOFTROCE_REPO"
   found=$(sed -n 's/.*\[ *\([0-9][0-9]*\) tests found *\].*/\1/p' "$junit_log" | tail -n 1)
   ok=$(sed -n 's/.*\[ *\([0-9][0-9]*\) tests successful *\].*/\1/p' "$junit_log" | tail -n 1)
@@ -205,9 +219,16 @@ fi
 section "SPI ping-pong over verbs (the provider alone)"
 if [ -r "$SOFTROCE_CORE_TEST_CP" ]; then
   spi_log=/tmp/spi-ping.log
-  timeout 240 "$JAVA" "${JVM_FLAGS[@]}" -cp "$(cat "$SOFTROCE_CORE_TEST_CP")" io.rdmareactive.spi.demo.SpiPingPong \
-    --provider=verbs --address="$RR_VERBS_HOST:7481" --round-trips=2000 --size=32 2>&1 | tee "$spi_log"
-  spi_status=${PIPESTATUS[0]}
+  for attempt in 1 2; do
+    timeout 240 "$JAVA" "${JVM_FLAGS[@]}" -cp "$(cat "$SOFTROCE_CORE_TEST_CP")" io.rdmareactive.spi.demo.SpiPingPong \
+      --provider=verbs --address="$RR_VERBS_HOST:$((7480 + attempt))" --round-trips=2000 --size=32 2>&1 | tee "$spi_log"
+    spi_status=${PIPESTATUS[0]}
+    if [ $spi_status != 0 ] && [ $attempt = 1 ] && emulator_crash "$spi_log"; then
+      echo "softroce: a JVM of the SPI ping-pong died of SIGILL in JIT-compiled code (a TCG artefact): running it again"
+      continue
+    fi
+    break
+  done
   if [ $spi_status -eq 0 ]; then
     check spi-pingpong-verbs PASS "$(grep -E '^ *p50|^ *p99 |round trips/s' "$spi_log" | tr -s ' ' | paste -sd ';')"
   else
