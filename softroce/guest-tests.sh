@@ -40,10 +40,9 @@ export RR_VERBS_HOST
 echo "softroce: rxe0 on ${netdev:-?}, RR_VERBS_HOST=$RR_VERBS_HOST, $(nproc) vCPUs, $(free -m | awk '/Mem:/ { print $2 }') MB"
 ulimit -l unlimited # no limit on registered memory (init sets it too)
 # What rdma-core's udev rules do on an installed system (the guest has no udev): any user may open the verbs and
-# connection-manager devices. /root, where the host's Maven repository is mounted, is opened to other users too, so
-# that VerbsLockedMemoryLimitTest can run a JVM as an unprivileged user under a real locked-memory limit.
+# connection-manager devices, so that VerbsLockedMemoryLimitTest can run a JVM as an unprivileged user under a real
+# locked-memory limit.
 chmod 0666 /dev/infiniband/uverbs* /dev/infiniband/rdma_cm 2>/dev/null
-chmod 0755 /root 2>/dev/null
 cd "$SOFTROCE_REPO" || exit 1
 
 # A JVM killed by SIGILL in JIT-compiled code, as seen once under qemu's TCG (a pong JVM, 6 s after it started and

@@ -31,13 +31,35 @@ class VerbsLockedMemoryLimitTest {
         assumeTrue(Files.isExecutable(SETPRIV), "needs " + SETPRIV + " (util-linux) to drop privileges");
     }
 
+    /**
+     * @return this JVM's class path with its jars copied to a directory any user can read (the Maven repository the
+     * guest shares may be readable by root only)
+     */
+    private static String readableClassPath() throws java.io.IOException {
+        final Path copies = Files.createTempDirectory(Path.of("/tmp"), "rr-memlock-cp");
+        Files.setPosixFilePermissions(copies, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        final List<String> entries = new java.util.ArrayList<>();
+        for (final String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            final Path path = Path.of(entry);
+            if (Files.isRegularFile(path)) {
+                final Path copy = copies.resolve(entries.size() + "-" + path.getFileName());
+                Files.copy(path, copy);
+                Files.setPosixFilePermissions(copy, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+                entries.add(copy.toString());
+            } else {
+                entries.add(entry);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
     @Test
     void anUnprivilegedProcessPastItsLockedMemoryLimitIsRefusedWithAMessageNamingTheLimit() throws Exception {
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final List<String> command = List.of(SETPRIV.toString(), "--reuid=65534", "--regid=65534", "--clear-groups",
             "--inh-caps=-all", "--bounding-set=-all", "/bin/sh", "-c", "ulimit -l 64 && exec \"$0\" \"$@\"", java,
             "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+            "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", readableClassPath(),
             LockedMemoryProbe.class.getName());
         final Process process = new ProcessBuilder(command).directory(new File("/tmp")).redirectErrorStream(true)
             .start();
