@@ -14,15 +14,12 @@ import java.lang.foreign.MemorySegment;
 final class VerbsReceiveRequest implements ReceiveWorkRequest {
 
     private static final long WR_SIZE = VerbsLayouts.IBV_RECV_WR.byteSize();
-    private static final long SGE_SIZE = VerbsLayouts.IBV_SGE.byteSize();
 
     private final VerbsQueuePair owner;
     private final MemorySegment wrs;
-    private final MemorySegment sges;
+    private final ScatterGatherTable entries;
     private final int capacity;
-    private final int maxSge;
     private final long[] userWrIds;
-    private final int[] sgeCounts;
     private int count;
     private int overflowIndex = -1;
     int failedIndex = -1;
@@ -31,11 +28,9 @@ final class VerbsReceiveRequest implements ReceiveWorkRequest {
                         final int capacity, final int maxSge) {
         this.owner = owner;
         this.wrs = wrs;
-        this.sges = sges;
+        this.entries = new ScatterGatherTable(sges, capacity, maxSge);
         this.capacity = capacity;
-        this.maxSge = maxSge;
         this.userWrIds = new long[capacity];
-        this.sgeCounts = new int[capacity];
     }
 
     VerbsQueuePair owner() {
@@ -57,10 +52,10 @@ final class VerbsReceiveRequest implements ReceiveWorkRequest {
         final int index = count++;
         final long wr = index * WR_SIZE;
         userWrIds[index] = wrId;
-        sgeCounts[index] = 0;
+        entries.reset(index);
         wrs.set(JAVA_LONG, wr + VerbsLayouts.RECV_WR_ID, 0L);
         wrs.set(JAVA_LONG, wr + VerbsLayouts.RECV_WR_NEXT, 0L);
-        wrs.set(JAVA_LONG, wr + VerbsLayouts.RECV_WR_SG_LIST, sges.address() + index * maxSge * SGE_SIZE);
+        wrs.set(JAVA_LONG, wr + VerbsLayouts.RECV_WR_SG_LIST, entries.listAddress(index));
         wrs.set(JAVA_INT, wr + VerbsLayouts.RECV_WR_NUM_SGE, 0);
         return this;
     }
@@ -71,19 +66,14 @@ final class VerbsReceiveRequest implements ReceiveWorkRequest {
             throw new IllegalStateException("add a receive to the batch first");
         }
         final int index = count - 1;
-        final int n = sgeCounts[index];
-        if (n == maxSge) {
+        final int n = entries.add(index, address, length, lkey);
+        if (n < 0) {
             if (overflowIndex < 0) {
                 overflowIndex = index;
             }
-            return this;
+        } else {
+            wrs.set(JAVA_INT, index * WR_SIZE + VerbsLayouts.RECV_WR_NUM_SGE, n);
         }
-        final long sge = (index * (long) maxSge + n) * SGE_SIZE;
-        sges.set(JAVA_LONG, sge + VerbsLayouts.SGE_ADDR, address);
-        sges.set(JAVA_INT, sge + VerbsLayouts.SGE_LENGTH, length);
-        sges.set(JAVA_INT, sge + VerbsLayouts.SGE_LKEY, lkey);
-        sgeCounts[index] = n + 1;
-        wrs.set(JAVA_INT, index * WR_SIZE + VerbsLayouts.RECV_WR_NUM_SGE, n + 1);
         return this;
     }
 
@@ -111,11 +101,11 @@ final class VerbsReceiveRequest implements ReceiveWorkRequest {
     }
 
     int sgeCount(final int index) {
-        return sgeCounts[index];
+        return entries.count(index);
     }
 
     int sgeLkey(final int index, final int sge) {
-        return sges.get(JAVA_INT, (index * (long) maxSge + sge) * SGE_SIZE + VerbsLayouts.SGE_LKEY);
+        return entries.lkey(index, sge);
     }
 
     void link(final int index, final long providerWrId, final boolean last) {

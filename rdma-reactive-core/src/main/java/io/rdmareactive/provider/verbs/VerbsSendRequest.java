@@ -17,15 +17,12 @@ import java.lang.foreign.MemorySegment;
 final class VerbsSendRequest implements SendWorkRequest {
 
     private static final long WR_SIZE = VerbsLayouts.IBV_SEND_WR.byteSize();
-    private static final long SGE_SIZE = VerbsLayouts.IBV_SGE.byteSize();
 
     private final VerbsQueuePair owner;
     private final MemorySegment wrs;
-    private final MemorySegment sges;
+    private final ScatterGatherTable entries;
     private final int capacity;
-    private final int maxSge;
     private final long[] userWrIds;
-    private final int[] sgeCounts;
     private final boolean[] inline;
     private int count;
     private int overflowIndex = -1;
@@ -35,11 +32,9 @@ final class VerbsSendRequest implements SendWorkRequest {
                      final int capacity, final int maxSge) {
         this.owner = owner;
         this.wrs = wrs;
-        this.sges = sges;
+        this.entries = new ScatterGatherTable(sges, capacity, maxSge);
         this.capacity = capacity;
-        this.maxSge = maxSge;
         this.userWrIds = new long[capacity];
-        this.sgeCounts = new int[capacity];
         this.inline = new boolean[capacity];
     }
 
@@ -62,11 +57,11 @@ final class VerbsSendRequest implements SendWorkRequest {
         final int index = count++;
         final long wr = index * WR_SIZE;
         userWrIds[index] = wrId;
-        sgeCounts[index] = 0;
+        entries.reset(index);
         inline[index] = (flags & SendFlags.INLINE) != 0;
         wrs.set(JAVA_LONG, wr + VerbsLayouts.SEND_WR_ID, 0L);
         wrs.set(ADDRESS, wr + VerbsLayouts.SEND_WR_NEXT, MemorySegment.NULL);
-        wrs.set(JAVA_LONG, wr + VerbsLayouts.SEND_WR_SG_LIST, sges.address() + index * maxSge * SGE_SIZE);
+        wrs.set(JAVA_LONG, wr + VerbsLayouts.SEND_WR_SG_LIST, entries.listAddress(index));
         wrs.set(JAVA_INT, wr + VerbsLayouts.SEND_WR_NUM_SGE, 0);
         wrs.set(JAVA_INT, wr + VerbsLayouts.SEND_WR_OPCODE, opcode);
         wrs.set(JAVA_INT, wr + VerbsLayouts.SEND_WR_FLAGS, flags);
@@ -79,19 +74,14 @@ final class VerbsSendRequest implements SendWorkRequest {
     @Override
     public SendWorkRequest sge(final long address, final int length, final int lkey) {
         final int index = current();
-        final int n = sgeCounts[index];
-        if (n == maxSge) {
+        final int n = entries.add(index, address, length, lkey);
+        if (n < 0) {
             if (overflowIndex < 0) {
                 overflowIndex = index;
             }
-            return this;
+        } else {
+            wrs.set(JAVA_INT, index * WR_SIZE + VerbsLayouts.SEND_WR_NUM_SGE, n);
         }
-        final long sge = (index * (long) maxSge + n) * SGE_SIZE;
-        sges.set(JAVA_LONG, sge + VerbsLayouts.SGE_ADDR, address);
-        sges.set(JAVA_INT, sge + VerbsLayouts.SGE_LENGTH, length);
-        sges.set(JAVA_INT, sge + VerbsLayouts.SGE_LKEY, lkey);
-        sgeCounts[index] = n + 1;
-        wrs.set(JAVA_INT, index * WR_SIZE + VerbsLayouts.SEND_WR_NUM_SGE, n + 1);
         return this;
     }
 
@@ -147,11 +137,11 @@ final class VerbsSendRequest implements SendWorkRequest {
     }
 
     int sgeCount(final int index) {
-        return sgeCounts[index];
+        return entries.count(index);
     }
 
     int sgeLkey(final int index, final int sge) {
-        return sges.get(JAVA_INT, (index * (long) maxSge + sge) * SGE_SIZE + VerbsLayouts.SGE_LKEY);
+        return entries.lkey(index, sge);
     }
 
     /** Gives request {@code index} the provider's id and links it to the next, or ends the list after {@code last}. */
