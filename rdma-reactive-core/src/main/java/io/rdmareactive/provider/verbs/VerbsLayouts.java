@@ -313,9 +313,7 @@ final class VerbsLayouts {
 
     static final long CM_ID_VERBS = offset(RDMA_CM_ID, "verbs");
     static final long CM_ID_QP = offset(RDMA_CM_ID, "qp");
-    static final long CM_ID_SRC_ADDR = offset(RDMA_CM_ID, "route.addr.src_storage");
     static final long CM_ID_DST_ADDR = offset(RDMA_CM_ID, "route.addr.dst_storage");
-    static final long CM_ID_PORT_NUM = offset(RDMA_CM_ID, "port_num");
     static final long CM_EVENT_ID = offset(RDMA_CM_EVENT, "id");
     static final long CM_EVENT_LISTEN_ID = offset(RDMA_CM_EVENT, "listen_id");
     static final long CM_EVENT_TYPE = offset(RDMA_CM_EVENT, "event");

@@ -50,7 +50,6 @@ final class VerbsLibrary {
     final NativeCall modifyQp;
     final NativeCall getAsyncEvent;
     final NativeCall ackAsyncEvent;
-    final NativeCall wcStatusStr;
     // librdmacm
     final NativeCall getDevices;
     final NativeCall freeDevices;
@@ -70,9 +69,7 @@ final class VerbsLibrary {
     final NativeCall destroyQp;
     final NativeCall getCmEvent;
     final NativeCall ackCmEvent;
-    final NativeCall eventStr;
     final NativeCall getSrcPort;
-    final NativeCall migrateId;
     // libc
     final NativeCall poll;
     final NativeCall fcntl;
@@ -99,7 +96,6 @@ final class VerbsLibrary {
         getAsyncEvent = NativeCall.bindErrno(verbs, "ibv_get_async_event",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
         ackAsyncEvent = NativeCall.bind(verbs, "ibv_ack_async_event", FunctionDescriptor.ofVoid(ADDRESS));
-        wcStatusStr = NativeCall.bind(verbs, "ibv_wc_status_str", FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
         getDevices = NativeCall.bindErrno(cm, "rdma_get_devices", FunctionDescriptor.of(ADDRESS, ADDRESS));
         freeDevices = NativeCall.bind(cm, "rdma_free_devices", FunctionDescriptor.ofVoid(ADDRESS));
@@ -124,9 +120,7 @@ final class VerbsLibrary {
         destroyQp = NativeCall.bind(cm, "rdma_destroy_qp", FunctionDescriptor.ofVoid(ADDRESS));
         getCmEvent = NativeCall.bindErrno(cm, "rdma_get_cm_event", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
         ackCmEvent = NativeCall.bind(cm, "rdma_ack_cm_event", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        eventStr = NativeCall.bind(cm, "rdma_event_str", FunctionDescriptor.of(ADDRESS, JAVA_INT));
         getSrcPort = NativeCall.bind(cm, "rdma_get_src_port", FunctionDescriptor.of(JAVA_SHORT, ADDRESS));
-        migrateId = NativeCall.bindErrno(cm, "rdma_migrate_id", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
         poll = NativeCall.bindErrno(libc, "poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
         fcntl = NativeCall.bindErrno(libc, "fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
@@ -231,15 +225,5 @@ final class VerbsLibrary {
             return "";
         }
         return cString.reinterpret(4096).getString(0);
-    }
-
-    /** @return what {@code ibv_wc_status_str} says of a status */
-    String statusText(final int status) {
-        return string((MemorySegment) plain(wcStatusStr, status));
-    }
-
-    /** @return what {@code rdma_event_str} calls an event */
-    String eventName(final int event) {
-        return string((MemorySegment) plain(eventStr, event));
     }
 }
