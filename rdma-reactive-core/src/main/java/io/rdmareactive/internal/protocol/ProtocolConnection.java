@@ -81,6 +81,15 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private long grantFromPeer;
     private long immediatesPosted;
     private int outstandingSends;
+    /**
+     * The work request ids of the sends posted and not yet completed, in post order: a reliable connection completes
+     * the sends of one queue pair in that order, so a completion that is not the one due was reordered, or one before
+     * it was lost. The receives are checked the same way against {@link #receivesCompleted}.
+     */
+    private final long[] sendIdsDue;
+    private long sendsAdded;
+    private long sendsCompleted;
+    private long receivesCompleted;
     private volatile String error;
     private volatile boolean closed;
     private volatile boolean peerClosed;
@@ -122,6 +131,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 new StreamReceiveRing(new UnsafeBuffer(remote.address() + ring, ringCapacity), s, maxStreams));
         }
         this.maxOutstandingSends = sendDepth(maxStreams) - 4;
+        this.sendIdsDue = new long[Integer.highestOneBit(maxOutstandingSends) << 1];
         this.sends = queuePair.newSendRequest(3 * maxStreams + 2);
         this.receives = queuePair.newReceiveRequest(RECEIVE_DEPTH);
     }
@@ -437,7 +447,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         work += returnCredit();
         if (grantPending && room(1)) {
             CheckedWord.write(staging, ConnectionLayout.GRANT_OFFSET, receivesPosted);
-            addWrite(KIND_GRANT, staging.addressOffset() + ConnectionLayout.GRANT_OFFSET, CheckedWord.LENGTH,
+            addWrite(KIND_GRANT | (sendsAdded & POSITION_MASK),
+                staging.addressOffset() + ConnectionLayout.GRANT_OFFSET, CheckedWord.LENGTH,
                 ConnectionLayout.lineOffset(0, maxStreams, ringCapacity) + ConnectionLayout.GRANT_OFFSET);
             grantPending = false;
         }
@@ -505,7 +516,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             if (consumed >= 0) {
                 final int line = s * ConnectionLayout.LINE;
                 CheckedWord.write(staging, line + ConnectionLayout.CONSUMED_OFFSET, consumed);
-                addWrite(KIND_CREDIT | s, staging.addressOffset() + line, CheckedWord.LENGTH,
+                addWrite(KIND_CREDIT | ((long) s << 48) | (sendsAdded & POSITION_MASK),
+                    staging.addressOffset() + line, CheckedWord.LENGTH,
                     ConnectionLayout.lineOffset(s, maxStreams, ringCapacity) + ConnectionLayout.CONSUMED_OFFSET);
                 work++;
             }
@@ -521,6 +533,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         sends.add(wrId, WorkRequestOpcode.RDMA_WRITE, length <= CheckedWord.LENGTH ? SendFlags.INLINE : 0)
             .sge(localAddress, length, local.lkey())
             .remote(peerAddress + remoteOffset, peerRkey);
+        sendIdsDue[(int) (sendsAdded++ & (sendIdsDue.length - 1))] = wrId;
         outstandingSends++;
     }
 
@@ -531,6 +544,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             .sge(localAddress, length, local.lkey())
             .remote(peerAddress + remoteOffset, peerRkey)
             .immediate(ImmediateCodec.encode(stream, advance));
+        sendIdsDue[(int) (sendsAdded++ & (sendIdsDue.length - 1))] = KIND_DATA | ((long) stream << 48)
+            | (endPosition & POSITION_MASK);
         outstandingSends++;
     }
 
@@ -679,6 +694,11 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             return;
         }
         if (completion.isReceive()) {
+            if (completion.wrId() != receivesCompleted) {
+                failOrder("receive", completion.wrId(), receivesCompleted);
+                return;
+            }
+            receivesCompleted++;
             lastReceivedNanos = nowNanos;
             receivesToRepost++;
             final int immediate = completion.immediate();
@@ -696,8 +716,14 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             }
             return;
         }
-        outstandingSends--;
         final long wrId = completion.wrId();
+        final long due = sendIdsDue[(int) (sendsCompleted & (sendIdsDue.length - 1))];
+        if (sendsCompleted == sendsAdded || wrId != due) {
+            failOrder("send", wrId, sendsCompleted == sendsAdded ? -1 : due);
+            return;
+        }
+        sendsCompleted++;
+        outstandingSends--;
         if ((wrId & KIND_MASK) == KIND_DATA) {
             final int stream = (int) (wrId >>> 48) & 0x3FFF;
             final StreamSendRing ring = streams[stream].sendRing();
@@ -709,6 +735,12 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 activity.onProducerReady(stream);
             }
         }
+    }
+
+    private void failOrder(final String queue, final long wrId, final long due) {
+        fail("a completion was lost or came out of order: the " + queue + " completion of work request 0x"
+            + Long.toHexString(wrId) + " arrived where " + (due < 0 ? "none" : "0x" + Long.toHexString(due))
+            + " was due (a reliable connection completes each queue's work in order; the provider or adapter failed)");
     }
 
     /** Ends the connection with an error; the first reason wins. */
@@ -750,7 +782,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         returnCredit();
         if (room(1)) {
             CheckedWord.write(staging, ConnectionLayout.GOODBYE_OFFSET, GOODBYE);
-            addWrite(KIND_GRANT, staging.addressOffset() + ConnectionLayout.GOODBYE_OFFSET, CheckedWord.LENGTH,
+            addWrite(KIND_GRANT | (sendsAdded & POSITION_MASK),
+                staging.addressOffset() + ConnectionLayout.GOODBYE_OFFSET, CheckedWord.LENGTH,
                 ConnectionLayout.lineOffset(0, maxStreams, ringCapacity) + ConnectionLayout.GOODBYE_OFFSET);
         }
         if (sends.count() > 0 && queuePair.postSend(sends) == PostStatus.OK) {
