@@ -1,0 +1,8 @@
+/**
+ * Fault injection under the provider SPI: {@link io.rdmareactive.fault.FaultInjectingDevice} wraps any
+ * {@link io.rdmareactive.spi.RdmaDevice} (shared memory or verbs) and, as a seeded
+ * {@link io.rdmareactive.fault.FaultInjector} decides, drops, delays or reorders completions, fails posts, forces a
+ * queue pair into the error state or withholds the credit a receiver writes. The same seed injects the same fault
+ * at the same point, so that a failing case replays exactly.
+ */
+package io.rdmareactive.fault;
