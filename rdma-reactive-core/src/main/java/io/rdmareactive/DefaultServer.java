@@ -2,6 +2,7 @@ package io.rdmareactive;
 
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolException;
+import io.rdmareactive.internal.protocol.RejectFlyweight;
 import io.rdmareactive.spi.ConnectRequest;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.RdmaException;
@@ -74,6 +75,12 @@ final class DefaultServer implements DisposableServer {
             if (request == null) {
                 continue;
             }
+            if (connections.size() >= config.maxConnections()) {
+                // short: a reject carries at most 96 bytes of reason
+                refuse(request, "the server serves its maximum of " + config.maxConnections()
+                    + " connections (RdmaServer.maxConnections)");
+                continue;
+            }
             try {
                 final ProtocolConnection protocol = ProtocolConnection.accept(runtime.device, request,
                     config.protocol());
@@ -91,6 +98,16 @@ final class DefaultServer implements DisposableServer {
             } catch (final RuntimeException ex) {
                 LOG.log(System.Logger.Level.ERROR, "the handler for '" + listener.address() + "' failed", ex);
             }
+        }
+    }
+
+    /** Refuses a connection with a reason the client reads in its error. */
+    private void refuse(final ConnectRequest request, final String reason) {
+        LOG.log(System.Logger.Level.WARNING, "refused a connection from " + request.peerDescription() + ": " + reason);
+        try {
+            request.reject(RejectFlyweight.encode(reason, runtime.device.limits().maxRejectPrivateDataLength()));
+        } catch (final RuntimeException ex) {
+            LOG.log(System.Logger.Level.WARNING, "refusing a connection at '" + listener.address() + "' failed", ex);
         }
     }
 

@@ -68,6 +68,16 @@ public final class RdmaClient {
     }
 
     /**
+     * Limits the memory this client's runtime registers at once; a connection that would pass it fails to connect,
+     * naming the limit.
+     *
+     * @param bytes positive (default: no limit of ours; the provider's and the memlock limit remain)
+     */
+    public RdmaClient maxRegisteredBytes(final long bytes) {
+        return new RdmaClient(config.withMaxRegisteredBytes(bytes));
+    }
+
+    /**
      * @param codecs the codecs that {@link Inbound#receive(Class)}, {@link Outbound#send(org.reactivestreams.Publisher,
      *               Class)} and the other {@code Class}-taking methods pick by type (default
      *               {@link CodecRegistry#defaults()}); e.g. {@code CodecRegistry.defaults().with(Order.class, orderCodec)}

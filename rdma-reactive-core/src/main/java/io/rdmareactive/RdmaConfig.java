@@ -22,19 +22,29 @@ import java.util.Objects;
  * @param connectTimeout   how long to wait for the server to answer
  * @param requestTimeout   how long {@link Connection#requestResponse} waits for its answer
  * @param codecs           the codecs that {@code receive(Class)} and {@code send(Publisher, Class)} pick by type
+ * @param maxConnections   the most connections a server serves at once (a client: unused)
+ * @param maxRegisteredBytes the most bytes the runtime's device registers at once, 0 for no limit of ours
  */
 record RdmaConfig(String provider, String address, Path directory, int maxStreams, int ringCapacity,
                   int maxMessageLength, Duration keepalive, Duration livenessTimeout, int prefetch, String idle,
-                  Duration connectTimeout, Duration requestTimeout, CodecRegistry codecs) {
+                  Duration connectTimeout, Duration requestTimeout, CodecRegistry codecs, int maxConnections,
+                  long maxRegisteredBytes) {
 
     static final RdmaConfig DEFAULTS = new RdmaConfig("auto", null, null, 16, 64 * 1024, 16 * 1024 * 1024,
         Duration.ofSeconds(1), Duration.ofSeconds(5), 256, defaultIdle(), Duration.ofSeconds(10), Duration.ofSeconds(30),
-        CodecRegistry.defaults());
+        CodecRegistry.defaults(), Integer.MAX_VALUE, 0);
 
     RdmaConfig {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(idle, "idle");
         Objects.requireNonNull(codecs, "codecs");
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections must be positive: " + maxConnections);
+        }
+        if (maxRegisteredBytes < 0) {
+            throw new IllegalArgumentException("maxRegisteredBytes must be positive, or 0 for no limit: "
+                + maxRegisteredBytes);
+        }
         if (prefetch < 1) {
             throw new IllegalArgumentException("prefetch must be positive: " + prefetch);
         }
@@ -58,56 +68,66 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
 
     RdmaConfig withProvider(final String value) {
         return new RdmaConfig(value, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
     }
 
     RdmaConfig withAddress(final String value) {
         return new RdmaConfig(provider, value, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
     }
 
     RdmaConfig withDirectory(final Path value) {
         return new RdmaConfig(provider, address, value, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
     }
 
     RdmaConfig withRings(final int streams, final int capacity) {
         return new RdmaConfig(provider, address, directory, streams, capacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
     }
 
     RdmaConfig withMaxMessageLength(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, value, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
     }
 
     RdmaConfig withLiveness(final Duration interval, final Duration timeout) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, interval,
-            timeout, prefetch, idle, connectTimeout, requestTimeout, codecs);
+            timeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
     }
 
     RdmaConfig withPrefetch(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, value, idle, connectTimeout, requestTimeout, codecs);
+            livenessTimeout, value, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
     }
 
     RdmaConfig withIdle(final String value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, value, connectTimeout, requestTimeout, codecs);
+            livenessTimeout, prefetch, value, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
     }
 
     RdmaConfig withRequestTimeout(final Duration value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, value, codecs);
+            livenessTimeout, prefetch, idle, connectTimeout, value, codecs, maxConnections, maxRegisteredBytes);
     }
 
     RdmaConfig withConnectTimeout(final Duration value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, value, requestTimeout, codecs);
+            livenessTimeout, prefetch, idle, value, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
     }
 
     RdmaConfig withCodecs(final CodecRegistry value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, value);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, value, maxConnections, maxRegisteredBytes);
+    }
+
+    RdmaConfig withMaxConnections(final int value) {
+        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, value, maxRegisteredBytes);
+    }
+
+    RdmaConfig withMaxRegisteredBytes(final long value) {
+        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, value);
     }
 }

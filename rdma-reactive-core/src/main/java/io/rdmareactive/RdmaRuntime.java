@@ -39,6 +39,9 @@ final class RdmaRuntime implements AutoCloseable {
         if (config.directory() != null) {
             options.directory(config.directory());
         }
+        if (config.maxRegisteredBytes() > 0) {
+            options.maxRegisteredBytes(config.maxRegisteredBytes());
+        }
         final RdmaDevice device = RdmaProviders.named(config.provider()).open(options.build());
         DriverCounters counters = null;
         try {

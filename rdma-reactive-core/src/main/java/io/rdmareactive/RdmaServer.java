@@ -83,6 +83,27 @@ public final class RdmaServer {
     }
 
     /**
+     * Limits the connections served at once; a client beyond it is refused, and its {@code connect()} fails with
+     * the reason ("already serves its maximum of N connections").
+     *
+     * @param connections at least 1 (default: no limit)
+     */
+    public RdmaServer maxConnections(final int connections) {
+        return new RdmaServer(config.withMaxConnections(connections), handler, streamHandler);
+    }
+
+    /**
+     * Limits the memory the server registers at once, its connections' rings together (each connection registers
+     * two regions of about {@code streams x ringCapacity} bytes). A connection that would pass it is refused with
+     * the reason, and the connections already served carry on.
+     *
+     * @param bytes positive (default: no limit of ours; the provider's and the memlock limit remain)
+     */
+    public RdmaServer maxRegisteredBytes(final long bytes) {
+        return new RdmaServer(config.withMaxRegisteredBytes(bytes), handler, streamHandler);
+    }
+
+    /**
      * @param codecs the codecs that {@link Inbound#receive(Class)}, {@link Outbound#send(Publisher, Class)} and the
      *               other {@code Class}-taking methods pick by type (default {@link CodecRegistry#defaults()}); e.g.
      *               {@code CodecRegistry.defaults().with(Order.class, orderCodec)}
