@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
+import jdk.net.ExtendedSocketOptions;
+import jdk.net.UnixDomainPrincipal;
 
 /**
  * The connection manager's side channel: a UNIX-domain socket between the two processes of a connection, carrying
@@ -56,6 +58,27 @@ final class CmChannel implements AutoCloseable {
         } catch (final IOException | RuntimeException ex) {
             channel.close();
             throw ex;
+        }
+    }
+
+    /** The user this process runs as, to compare with a peer's. */
+    private static final String ME = System.getProperty("user.name");
+
+    /**
+     * The kernel's word on who is at the other end of the socket (SO_PEERCRED): a shared-memory peer must run as this
+     * process's user. The directory (0700) and the files (0600) already keep other users out; this check refuses
+     * them with a reason where a directory's mode was loosened, or for root, whom modes do not stop.
+     *
+     * @return null if the peer runs as this user, else why it is refused
+     */
+    String otherUser() {
+        try {
+            final UnixDomainPrincipal peer = channel.getOption(ExtendedSocketOptions.SO_PEERCRED);
+            final String user = peer.user().getName();
+            return user.equals(ME) ? null : "the peer process runs as user '" + user + "', this one as '" + ME
+                + "': shared-memory peers must be the same user";
+        } catch (final IOException | UnsupportedOperationException ex) {
+            return "cannot tell which user the peer process runs as (" + ex + ")";
         }
     }
 

@@ -414,6 +414,10 @@ final class ShmDevice implements RdmaDevice {
                 throw new RdmaException("no listener at '" + address + "' (" + socket + "): " + ex.getMessage()
                     + "; the listening process is gone or has closed its listener", ex);
             }
+            final String otherUser = channel.otherUser();
+            if (otherUser != null) {
+                throw new RdmaException("refused to connect to the listener at '" + address + "': " + otherUser);
+            }
             queuePair.makeReady();
             final ByteBuffer request = ByteBuffer.allocate(256 + privateData.length);
             request.putInt(CmChannel.MAGIC).putInt(CmChannel.VERSION).putLong(ProcessHandle.current().pid());

@@ -126,6 +126,11 @@ final class ShmListener implements Listener {
     /** @return the request, or null if the peer sent nothing valid (it is dropped) */
     private ConnectRequest readRequest(final SocketChannel accepted, final long deadline) throws IOException {
         final CmChannel channel = new CmChannel(accepted);
+        final String otherUser = channel.otherUser();
+        if (otherUser != null) {
+            reject(channel, new byte[0], otherUser);
+            return null;
+        }
         try {
             final long remaining = Math.max(deadline - System.nanoTime(), Duration.ofSeconds(1).toNanos());
             final CmChannel.Frame frame = channel.receive(Duration.ofNanos(remaining));
