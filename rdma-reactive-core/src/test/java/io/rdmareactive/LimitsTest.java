@@ -110,4 +110,24 @@ class LimitsTest {
             server.dispose();
         }
     }
+
+    @Test
+    void aMessageOverTheAgreedMaximumLengthFailsItsSendNamingBothAndTheConnectionCarriesOn() {
+        final String address = ShmTestSupport.uniqueAddress("max-message");
+        final DisposableServer server = echo(address, ShmTestSupport.server(directory, address));
+        try {
+            // the client's smaller maximum is the one both sides agree on
+            final Connection connection = ShmTestSupport.client(directory, address).maxMessageLength(4096).connect()
+                .block(ShmTestSupport.BOUND);
+            assertThatThrownBy(() -> connection.requestResponse("x".repeat(5000), Codecs.UTF8_STRING,
+                Codecs.UTF8_STRING).block(ShmTestSupport.BOUND))
+                .hasMessageContaining("encoded a message of 5000 bytes, over the connection's maximum of 4096");
+            assertThat(connection.requestResponse("y".repeat(4000), Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                .block(ShmTestSupport.BOUND)).hasSize(4000);
+            connection.dispose();
+            connection.onDispose().onErrorComplete().block(ShmTestSupport.BOUND);
+        } finally {
+            server.dispose();
+        }
+    }
 }

@@ -72,23 +72,34 @@ class FaultInjectionTest {
     @MethodSource("cases")
     void theFaultyConnectionRecoversOrEndsNamingTheFaultAndTheOtherIsUndisturbed(final Fault fault, final long seed)
         throws Exception {
+        run(fault, seed, "shm", "served");
+    }
+
+    /**
+     * The scenario over a provider: {@code shm} (a directory of its own, checked empty afterwards) or {@code verbs}
+     * ({@link VerbsFaultInjectionTest}, at {@code address}).
+     */
+    static void run(final Fault fault, final long seed, final String provider, final String address)
+        throws Exception {
         final Set<Thread> threadsBefore = Thread.getAllStackTraces().keySet();
-        final Path directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
-        final DeviceOptions deviceOptions = DeviceOptions.builder().directory(directory).build();
+        final boolean shm = "shm".equals(provider);
+        final Path directory = shm ? Files.createTempDirectory(Path.of("/tmp"), "rr") : null;
+        final DeviceOptions deviceOptions = shm ? DeviceOptions.builder().directory(directory).build()
+            : DeviceOptions.defaults();
         final FaultInjector injector = new FaultInjector(fault, seed);
-        final RdmaDevice server = RdmaProviders.named("shm").open(deviceOptions);
-        final RdmaDevice honestClient = RdmaProviders.named("shm").open(deviceOptions);
-        final FaultInjectingDevice faultyClient = new FaultInjectingDevice(RdmaProviders.named("shm")
+        final RdmaDevice server = RdmaProviders.named(provider).open(deviceOptions);
+        final RdmaDevice honestClient = RdmaProviders.named(provider).open(deviceOptions);
+        final FaultInjectingDevice faultyClient = new FaultInjectingDevice(RdmaProviders.named(provider)
             .open(deviceOptions), injector);
         final List<RdmaDevice> devices = List.of(server, honestClient, faultyClient);
         final Peer honestServerSide;
         final Peer honestClientSide;
         final Peer faultyServerSide;
         final Peer faultyClientSide;
-        try (Listener listener = server.listen("served")) {
-            honestServerSide = accept(server, listener, honestClient, "honest");
+        try (Listener listener = server.listen(address)) {
+            honestServerSide = accept(server, listener, honestClient, "honest", address);
             honestClientSide = honestServerSide.partner;
-            faultyServerSide = accept(server, listener, faultyClient, "faulty");
+            faultyServerSide = accept(server, listener, faultyClient, "faulty", address);
             faultyClientSide = faultyServerSide.partner;
         }
         final List<Peer> peers = List.of(honestServerSide, honestClientSide, faultyServerSide, faultyClientSide);
@@ -112,7 +123,7 @@ class FaultInjectionTest {
                 break;
             }
         }
-        System.out.println("fault " + fault + " seed " + seed + ": injected: " + injector.injected() + "; faulty "
+        System.out.println("fault " + fault + " seed " + seed + " over " + provider + ": injected: " + injector.injected() + "; faulty "
             + "connection: " + (faultyClientSide.connection.error() == null ? "recovered, " + faultyClientSide.received
             + " and " + faultyServerSide.received + " messages received" : faultyClientSide.connection.error())
             + "; its peer: " + faultyServerSide.connection.endReason());
@@ -145,10 +156,12 @@ class FaultInjectionTest {
             assertThat(device.registeredBytes()).as("bytes still registered on " + device.name()).isZero();
             device.close();
         }
-        try (Stream<Path> files = Files.list(directory)) {
-            assertThat(files.map(Path::getFileName).map(Path::toString).toList()).as("files left").isEmpty();
+        if (directory != null) {
+            try (Stream<Path> files = Files.list(directory)) {
+                assertThat(files.map(Path::getFileName).map(Path::toString).toList()).as("files left").isEmpty();
+            }
+            Files.delete(directory);
         }
-        Files.delete(directory);
         Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
             assertThat(newThreads(threadsBefore)).as("threads left").isEmpty());
     }
@@ -169,10 +182,10 @@ class FaultInjectionTest {
     }
 
     private static Peer accept(final RdmaDevice server, final Listener listener, final RdmaDevice client,
-                               final String name) throws Exception {
+                               final String name, final String address) throws Exception {
         final CompletableFuture<ProtocolConnection> accepted = CompletableFuture.supplyAsync(() ->
             ProtocolConnection.accept(server, listener.accept(Duration.ofSeconds(10)), OPTIONS));
-        final ProtocolConnection connected = ProtocolConnection.connect(client, "served", OPTIONS,
+        final ProtocolConnection connected = ProtocolConnection.connect(client, address, OPTIONS,
             Duration.ofSeconds(10));
         final Peer serverSide = new Peer(name + " server side", accepted.get(10, TimeUnit.SECONDS), 1);
         final Peer clientSide = new Peer(name + " client side", connected, 2);
