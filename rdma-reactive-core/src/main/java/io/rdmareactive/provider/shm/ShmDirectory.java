@@ -56,6 +56,9 @@ final class ShmDirectory {
         return parent.resolve("rdma-reactive-" + user);
     }
 
+    /** Numbers the probe files of this process. */
+    private static final java.util.concurrent.atomic.AtomicLong PROBES = new java.util.concurrent.atomic.AtomicLong();
+
     /**
      * Creates the directory (mode 0700) if needed and checks that this user owns it and can create files in it.
      *
@@ -93,7 +96,8 @@ final class ShmDirectory {
         } catch (final IOException ex) {
             throw new RdmaException("cannot check the owner and mode of " + path + ": " + ex, ex);
         }
-        final Path probe = path.resolve(".probe-" + ProcessHandle.current().pid());
+        // a name of its own: devices of one process may open here at the same time (each deletes only its probe)
+        final Path probe = path.resolve(".probe-" + ProcessHandle.current().pid() + "-" + PROBES.incrementAndGet());
         try {
             Files.deleteIfExists(probe);
             Files.createFile(probe);
