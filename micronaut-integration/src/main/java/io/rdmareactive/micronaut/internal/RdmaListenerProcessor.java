@@ -37,15 +37,33 @@ public class RdmaListenerProcessor implements ExecutableMethodProcessor<RdmaChan
     private final ListenerRoutes routes;
     private final RdmaArgumentBinders binders;
     private final CodecRegistry codecs;
-    private final RdmaListenerExceptionHandler defaultHandler;
+    private RdmaListenerExceptionHandler defaultHandler;
 
     public RdmaListenerProcessor(final BeanContext beans, final ListenerRoutes routes, final RdmaArgumentBinders binders,
-                                 final CodecRegistry codecs, final RdmaListenerExceptionHandler defaultHandler) {
+                                 final CodecRegistry codecs) {
         this.beans = beans;
         this.routes = routes;
         this.binders = binders;
         this.codecs = codecs;
-        this.defaultHandler = defaultHandler;
+    }
+
+    /**
+     * @return the application's exception handler: the bean of that type that is not itself a listener (listeners
+     * that implement the interface handle only their own failures)
+     */
+    private synchronized RdmaListenerExceptionHandler defaultHandler() {
+        if (defaultHandler == null) {
+            final List<BeanDefinition<RdmaListenerExceptionHandler>> candidates =
+                beans.getBeanDefinitions(RdmaListenerExceptionHandler.class).stream()
+                    .filter(definition -> !definition.hasStereotype(RdmaListener.class)).toList();
+            if (candidates.size() != 1) {
+                throw new ConfigurationException("expected one RdmaListenerExceptionHandler bean that is not a "
+                    + "listener, found " + candidates.stream().map(BeanDefinition::getBeanType).toList()
+                    + " (replace DefaultRdmaListenerExceptionHandler with @Replaces)");
+            }
+            defaultHandler = beans.getBean(candidates.get(0));
+        }
+        return defaultHandler;
     }
 
     @Override
@@ -97,7 +115,7 @@ public class RdmaListenerProcessor implements ExecutableMethodProcessor<RdmaChan
 
         final Object bean = beans.getBean(definition);
         final RdmaListenerExceptionHandler handler = bean instanceof RdmaListenerExceptionHandler own
-            ? own : defaultHandler;
+            ? own : defaultHandler();
         routes.add(new ListenerRoute(server, channel, bean, method, ListenerRoute.bindings(method, binders),
             takesStream, !reactive, bodyCodec, answerCodec, concurrency, prefetch,
             errorHandling(method, definition, where), handler));
