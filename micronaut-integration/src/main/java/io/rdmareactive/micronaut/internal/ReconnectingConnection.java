@@ -37,12 +37,15 @@ public final class ReconnectingConnection {
     private final AtomicLong connections = new AtomicLong();
     private volatile Mono<Connection> current;
     private volatile Connection connected;
+    private final StreamPermits permits;
+    private volatile boolean draining;
     private volatile boolean closing;
     private volatile Disposable attempt;
 
     ReconnectingConnection(final RdmaClientConfiguration config, final RdmaClient client) {
         this.config = config;
         this.client = client;
+        this.permits = new StreamPermits(Math.max(1, (config.getStreams() - 2) / 2));
     }
 
     /** Starts connecting (in the background). */
@@ -101,7 +104,7 @@ public final class ReconnectingConnection {
      */
     <T> Flux<T> call(final java.util.function.Function<Connection, Publisher<T>> call) {
         return Flux.defer(() -> {
-            if (closing) {
+            if (draining) {
                 return Flux.error(new RdmaConnectionException("the RDMA client '" + config.getName()
                     + "' is closed (the application is stopping)"));
             }
@@ -115,9 +118,20 @@ public final class ReconnectingConnection {
                 .timeout(config.getConnectTimeout(), Mono.error(() -> new RdmaConnectionException("the RDMA client '"
                     + config.getName() + "' has no connection to " + config.getAddress().orElse("?") + " after "
                     + config.getConnectTimeout() + " (" + config.key("connect-timeout") + "); is the server up?")))
-                .flatMapMany(call::apply)
+                .flatMapMany(established -> permits.run(Flux.defer(() -> call.apply(established))
+                    .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(1)).maxBackoff(Duration.ofMillis(50))
+                        .filter(ReconnectingConnection::allStreamsBusy))))
                 .doFinally(signal -> inFlight.decrementAndGet());
         });
+    }
+
+    /**
+     * The core refuses to open a stream when all the connection's request streams are still held by the server (it
+     * has not finished serving earlier calls): nothing was sent, so trying again is safe.
+     */
+    private static boolean allStreamsBusy(final Throwable error) {
+        return error instanceof RdmaConnectionException && error.getMessage() != null
+            && error.getMessage().contains("request streams of this connection are busy");
     }
 
     /** @return the client's name */
@@ -149,7 +163,7 @@ public final class ReconnectingConnection {
 
     /** Refuses new calls, waits (at most {@code drainTimeout}) for the calls in flight, then closes. */
     void drainAndClose(final Duration drainTimeout) {
-        closing = true;
+        draining = true;
         final Instant deadline = Instant.now().plus(drainTimeout);
         while (inFlight.get() > 0 && Instant.now().isBefore(deadline)) {
             RdmaServers.sleepBriefly();
@@ -158,6 +172,7 @@ public final class ReconnectingConnection {
             LOG.warn("RDMA client '{}' closes with {} calls in flight (rdma.drain-timeout {})", config.getName(),
                 inFlight.get(), drainTimeout);
         }
+        closing = true;
         final Disposable pending = attempt;
         if (pending != null) {
             pending.dispose();
