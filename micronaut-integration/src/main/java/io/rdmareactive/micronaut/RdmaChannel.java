@@ -26,14 +26,15 @@ public @interface RdmaChannel {
     String value();
 
     /**
-     * @return on a listener: messages of one channel stream processed at once (and streams of this channel served at
-     * once); 0 takes the listener's {@link RdmaListener#concurrency()}
+     * @return on a listener: messages of one channel stream processed at once; 0 takes the listener's
+     * {@link RdmaListener#concurrency()}. A call holds its place until the publisher it returned completes.
      */
     int concurrency() default 0;
 
     /**
-     * @return on a listener: how many messages of a channel stream are taken off the wire ahead of processing; with
-     * {@link #concurrency()} this is the credit the sending client gets (0: the same as the concurrency)
+     * @return on a listener: how many messages of a channel stream are taken off the wire ahead of processing (0: the
+     * same as the concurrency). Only this queue and the calls in progress request messages, so the client's producer
+     * is never more than {@code 2 × prefetch + concurrency} messages ahead of the completed calls.
      */
     int prefetch() default 0;
 }

@@ -24,7 +24,9 @@ import java.lang.annotation.Target;
  *       returning {@code Flux<R>} gives the listener's answers.</li>
  * </ul>
  * The body is the one parameter without an annotation (or the one with {@code @MessageBody});
- * {@code @MessageHeader} parameters travel with the stream's first message.
+ * {@code @MessageHeader} parameters travel with the stream's first message. Each call opens a stream; a connection
+ * has {@code (streams - 2) / 2} request streams, and further calls wait for one, in order. Calls wait for the
+ * connection too (at most {@code connect-timeout}); one in flight when the connection drops fails and is not repeated.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

@@ -22,9 +22,10 @@ public @interface RdmaListener {
     String server() default "default";
 
     /**
-     * @return how many messages of one channel stream this bean's methods process at once, and how many streams of
-     * one {@link RdmaChannel} are served at once (more wait, holding their stream, so the client waits too); a
-     * channel's own {@link RdmaChannel#concurrency()} wins when set
+     * @return how many messages of one channel stream this bean's methods process at once (1: one at a time, in
+     * order); a channel's own {@link RdmaChannel#concurrency()} wins when set. Calls that carry one message each
+     * (fire-and-forget, request/response, request/stream) have a stream each and run concurrently, up to the
+     * client connection's request streams.
      */
     int concurrency() default 1;
 }
