@@ -108,12 +108,14 @@ public final class ReconnectingConnection {
                 return Flux.error(new RdmaConnectionException("the RDMA client '" + config.getName()
                     + "' is closed (the application is stopping)"));
             }
-            final Mono<Connection> connection = current;
-            if (connection == null) {
+            if (current == null) {
                 return Flux.error(new RdmaConnectionException("the RDMA client '" + config.getName()
                     + "' is not started (rdma.enabled is false?)"));
             }
             inFlight.incrementAndGet();
+            // a connection that has just ended, before its end started the next attempt: look again shortly
+            final Mono<Connection> connection = Mono.defer(() -> current).filter(c -> !c.isDisposed())
+                .repeatWhenEmpty(Integer.MAX_VALUE, empty -> empty.delayElements(Duration.ofMillis(5)));
             return connection
                 .timeout(config.getConnectTimeout(), Mono.error(() -> new RdmaConnectionException("the RDMA client '"
                     + config.getName() + "' has no connection to " + config.getAddress().orElse("?") + " after "
