@@ -72,6 +72,7 @@ class BackpressureTest implements TestPropertyProvider {
 
     @RdmaClient
     @Requires(property = "spec.name", value = SPEC)
+    @Requires(property = "spec.side", value = "client")
     interface Feed {
         /** Completes when the listener has processed every element. */
         @RdmaChannel("feed")

@@ -39,6 +39,12 @@ class ConfigurationErrorsTest {
     }
 
     @Test
+    void aClientInterfaceWithoutItsConfigurationIsNamed() {
+        assertStartupFails(Map.of("spec.side", "client"),
+            "rdma.clients.missing.address is not set, but an @RdmaClient(\"missing\") is used");
+    }
+
+    @Test
     void rdmaEnabledFalseStartsNothing() {
         final Map<String, Object> properties = new HashMap<>(Map.of("spec.name", SPEC, "spec.side", "server",
             "rdma.enabled", "false"));
@@ -62,6 +68,14 @@ class ConfigurationErrorsTest {
             messages.append(cause.getMessage()).append('\n');
         }
         return messages.toString();
+    }
+
+    @RdmaClient("missing")
+    @Requires(property = "spec.name", value = SPEC)
+    @Requires(property = "spec.side", value = "client")
+    interface Unconfigured {
+        @RdmaChannel("any")
+        Mono<Void> any(String text);
     }
 
     @RdmaListener

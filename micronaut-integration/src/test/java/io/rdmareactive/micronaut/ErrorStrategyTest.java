@@ -80,6 +80,7 @@ class ErrorStrategyTest implements TestPropertyProvider {
 
     @RdmaClient
     @Requires(property = "spec.name", value = SPEC)
+    @Requires(property = "spec.side", value = "client")
     interface Calls {
         @RdmaChannel("flaky")
         Mono<String> flaky(String text);

@@ -93,6 +93,7 @@ class InteractionModelsTest implements TestPropertyProvider {
 
     @RdmaClient
     @Requires(property = "spec.name", value = SPEC)
+    @Requires(property = "spec.side", value = "client")
     interface Calls {
         @RdmaChannel("record")
         Mono<Void> record(String text, @MessageHeader("trace") String trace);

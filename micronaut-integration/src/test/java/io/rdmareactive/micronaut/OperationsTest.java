@@ -95,6 +95,7 @@ class OperationsTest {
 
     @RdmaClient
     @Requires(property = "spec.name", value = SPEC)
+    @Requires(property = "spec.side", value = "client")
     interface Records {
         @RdmaChannel("record")
         Mono<Void> record(int number);

@@ -64,6 +64,7 @@ class ReconnectionTest implements TestPropertyProvider {
 
     @RdmaClient
     @Requires(property = "spec.name", value = SPEC)
+    @Requires(property = "spec.side", value = "client")
     interface Echo {
         @RdmaChannel("echo")
         Mono<String> echo(String text);

@@ -33,11 +33,14 @@ public class RdmaClientConnections {
         this.codecs = codecs;
     }
 
-    /** Creates and starts a connection for every {@code rdma.clients.<name>} configured. */
+    /** Creates a connection for every {@code rdma.clients.<name>} configured, and starts every connection. */
     synchronized void startAll() {
-        started = true;
         for (final RdmaClientConfiguration config : beans.getBeansOfType(RdmaClientConfiguration.class)) {
             connection(config.getName());
+        }
+        started = true;
+        for (final ReconnectingConnection connection : connections.values()) {
+            connection.start(); // idempotent
         }
     }
 

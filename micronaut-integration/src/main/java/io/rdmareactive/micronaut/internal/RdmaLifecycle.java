@@ -22,7 +22,11 @@ public class RdmaLifecycle implements ApplicationEventListener<StartupEvent> {
     private final RdmaClientConnections clients;
     private boolean stopped;
 
-    public RdmaLifecycle(final RdmaConfiguration rdma, final RdmaServers servers, final RdmaClientConnections clients) {
+    private final io.micronaut.context.BeanContext beans;
+
+    public RdmaLifecycle(final io.micronaut.context.BeanContext beans, final RdmaConfiguration rdma,
+                         final RdmaServers servers, final RdmaClientConnections clients) {
+        this.beans = beans;
         this.rdma = rdma;
         this.servers = servers;
         this.clients = clients;
@@ -30,6 +34,11 @@ public class RdmaLifecycle implements ApplicationEventListener<StartupEvent> {
 
     @Override
     public synchronized void onApplicationEvent(final StartupEvent event) {
+        // every @RdmaClient interface of the application names a configured client: fail now, not at the first call
+        for (final var client : beans.getBeanDefinitions(
+                io.micronaut.inject.qualifiers.Qualifiers.byStereotype(io.rdmareactive.micronaut.RdmaClient.class))) {
+            clients.connection(client.stringValue(io.rdmareactive.micronaut.RdmaClient.class).orElse("default"));
+        }
         servers.bindAll();
         clients.startAll();
     }
