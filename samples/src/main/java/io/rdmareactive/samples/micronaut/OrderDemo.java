@@ -44,7 +44,7 @@ public class OrderDemo {
         final List<Order> placed = List.of(new Order("o-1", "ACME", 10), new Order("o-2", "INIT", 5),
             new Order("o-3", "ACME", 7));
         for (final Order order : placed) {
-            pricing.placed(order, "alice").block(Duration.ofSeconds(30));
+            pricing.placed(order, "alice").block(Duration.ofSeconds(150)); // the first may wait for the connection
         }
         out.println("fire-and-forget: placed " + placed.size() + " orders (o-1, o-2, o-3) with the pricing service");
 

@@ -5,7 +5,7 @@ import io.micronaut.context.ApplicationContext;
 /**
  * The order service: a Micronaut application (environment {@code orders}, {@code application-orders.yml}) that
  * places orders with the pricing service fire-and-forget, asks it for a quote, and streams it 1,000 orders, then
- * stops gracefully and exits 0. Start the pricing service first, or within {@code connect-timeout} (60 s here):
+ * stops gracefully and exits 0. Start the pricing service first, or within {@code connect-timeout} (120 s here):
  * until then the client keeps trying to connect.
  *
  * <pre>./mvnw -q -pl samples -am -Porder-service -DskipTests package</pre>
