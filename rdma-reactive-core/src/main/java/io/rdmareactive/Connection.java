@@ -22,6 +22,12 @@ public interface Connection extends Disposable {
     /** @return who the peer is, for logs */
     String peer();
 
+    /**
+     * @return the counters of the driver that serves this connection, as they are now (a server's connections share
+     * the server's driver, so there they are the server's)
+     */
+    RdmaCounters counters();
+
     /** @return a Mono that completes when the connection is closed, or fails with why it ended */
     Mono<Void> onDispose();
 

@@ -83,6 +83,11 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     }
 
     @Override
+    public RdmaCounters counters() {
+        return RdmaCounters.of(runtime.counters);
+    }
+
+    @Override
     public String peer() {
         return protocol.queuePair().peerDescription();
     }

@@ -112,6 +112,11 @@ final class DefaultServer implements DisposableServer {
     }
 
     @Override
+    public RdmaCounters counters() {
+        return RdmaCounters.of(runtime.counters);
+    }
+
+    @Override
     public String address() {
         return listener.address();
     }

@@ -11,4 +11,7 @@ public interface DisposableServer extends Disposable {
 
     /** @return a Mono that completes when the server is disposed */
     Mono<Void> onDispose();
+
+    /** @return the counters of the driver that serves this server's connections, as they are now */
+    RdmaCounters counters();
 }

@@ -252,6 +252,25 @@ public final class DriverCounters implements AutoCloseable {
     }
 
     /**
+     * Reads the seven system counters, in the order of their accessors ({@link #messagesSent()} first,
+     * {@link #errors()} last), safely against a concurrent {@link #close()}.
+     *
+     * @param values where the values go; at least seven long
+     * @return false (and {@code values} untouched) if the counters are closed
+     */
+    public boolean readSystem(final long[] values) {
+        synchronized (this) {
+            if (closed) {
+                return false;
+            }
+            for (int i = 0; i < system.length; i++) {
+                values[i] = system[i].get();
+            }
+            return true;
+        }
+    }
+
+    /**
      * Allocates a counter, e.g. one per connection, with the value 0. Close it to free its slot.
      *
      * @param label  what the counter counts, e.g. {@code "bytes sent: connection 7 (host:port)"}; at most 380 bytes

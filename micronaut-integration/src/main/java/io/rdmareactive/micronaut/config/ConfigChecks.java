@@ -1,0 +1,44 @@
+package io.rdmareactive.micronaut.config;
+
+import io.micronaut.context.exceptions.ConfigurationException;
+import io.rdmareactive.RdmaServer;
+import java.time.Duration;
+
+/** The checks the configuration setters make, each failing with a message that names the key. */
+final class ConfigChecks {
+
+    private ConfigChecks() {
+    }
+
+    static int positive(final String key, final int value) {
+        if (value < 1) {
+            throw new ConfigurationException(key + " must be at least 1; it is " + value);
+        }
+        return value;
+    }
+
+    static Duration positive(final String key, final Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new ConfigurationException(key + " must be a positive duration; it is " + value);
+        }
+        return value;
+    }
+
+    static int powerOfTwo(final String key, final int value, final int minimum) {
+        if (value < minimum || Integer.bitCount(value) != 1) {
+            throw new ConfigurationException(key + " must be a power of two of at least " + minimum + "; it is "
+                + value);
+        }
+        return value;
+    }
+
+    static String idleStrategy(final String key, final String value) {
+        try {
+            RdmaServer.create().idleStrategy(value);
+        } catch (final RuntimeException ex) {
+            throw new ConfigurationException(key + " is not an idle strategy (busy-spin, yielding, backoff, "
+                + "sleeping[:duration]): " + ex.getMessage(), ex);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,31 @@
+package io.rdmareactive;
+
+import io.rdmareactive.internal.driver.DriverCounters;
+
+/**
+ * A snapshot of the counters of the driver that serves a server's or a client's connections (the same figures as
+ * its counters file, which {@code CountersReaderTool} prints). Values only grow; after the driver closed, the last
+ * snapshot's values are all zero ({@link #CLOSED}).
+ *
+ * @param messagesSent       messages handed to the transport
+ * @param messagesReceived   messages delivered to the inbound rings
+ * @param bytesSent          payload bytes handed to the transport
+ * @param bytesReceived      payload bytes delivered to the inbound rings
+ * @param backPressureEvents times a send found its ring full
+ * @param creditStalls       times a sender had data but no credit
+ * @param errors             errors caught by the driver's threads
+ */
+public record RdmaCounters(long messagesSent, long messagesReceived, long bytesSent, long bytesReceived,
+                           long backPressureEvents, long creditStalls, long errors) {
+
+    /** What a closed driver reports. */
+    public static final RdmaCounters CLOSED = new RdmaCounters(0, 0, 0, 0, 0, 0, 0);
+
+    static RdmaCounters of(final DriverCounters counters) {
+        final long[] values = new long[7];
+        if (!counters.readSystem(values)) {
+            return CLOSED;
+        }
+        return new RdmaCounters(values[0], values[1], values[2], values[3], values[4], values[5], values[6]);
+    }
+}

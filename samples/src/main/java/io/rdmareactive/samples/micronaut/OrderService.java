@@ -1,0 +1,27 @@
+package io.rdmareactive.samples.micronaut;
+
+import io.micronaut.context.ApplicationContext;
+
+/**
+ * The order service: a Micronaut application (environment {@code orders}, {@code application-orders.yml}) that
+ * places orders with the pricing service fire-and-forget, asks it for a quote, and streams it 1,000 orders, then
+ * stops gracefully and exits 0. Start the pricing service first, or within {@code connect-timeout} (120 s here):
+ * until then the client keeps trying to connect.
+ *
+ * <pre>./mvnw -q -pl samples -am -Porder-service -DskipTests package</pre>
+ */
+public final class OrderService {
+
+    private OrderService() {
+    }
+
+    /** @param args unused */
+    public static void main(final String[] args) {
+        // tag::main[]
+        try (ApplicationContext context = ApplicationContext.builder().environments("orders").start()) {
+            context.getBean(OrderDemo.class).run(System.out);
+        }
+        // end::main[]
+        System.out.println("order service: done");
+    }
+}
