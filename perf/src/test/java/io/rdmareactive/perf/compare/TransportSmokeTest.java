@@ -54,9 +54,9 @@ class TransportSmokeTest {
                         .isZero();
                 }
             }
-            for (final int streams : new int[] {1, 2}) {
-                final Results.Throughput throughput = ThroughputWorkload.run(transport, 4096, streams, settings(),
-                    ms -> { });
+            for (final int[] point : new int[][] {{4096, 1}, {32, 2}, {1 << 20, 1}}) {
+                final Results.Throughput throughput = ThroughputWorkload.run(transport, point[0], point[1],
+                    settings(), ms -> { });
                 assertThat(throughput.sent()).as(name + " messages sent").isPositive();
                 assertThat(throughput.received()).as(name + " messages received").isEqualTo(throughput.sent());
                 assertThat(throughput.lost()).isZero();

@@ -28,6 +28,8 @@ public final class ReactiveTransport implements Transport {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final int QUEUED_BYTES = 4 << 20;
+    /** The most elements Outbound.send requests ahead of encoding them (OutboundStream.BATCH in core). */
+    private static final int SEND_BATCH = 64;
     private static final AtomicInteger SERVERS = new AtomicInteger();
 
     private final String provider;
@@ -134,8 +136,10 @@ public final class ReactiveTransport implements Transport {
         FluxLink(final Connection connection, final SessionSpec spec) {
             final int queued = Integer.highestOneBit(Math.clamp(QUEUED_BYTES / spec.messageLength(), 2, 256));
             this.messages = Sinks.many().unicast().onBackpressureBuffer(Queues.<DirectBuffer>get(queued).get());
-            // a buffer is reused only after 2 * queued + 2 later offers: by then the send has encoded it
-            this.pool = new BufferPool(2 * queued + 2, spec.messageLength());
+            // a buffer must not be reused before the send has encoded it: between the offer and the encoding it can
+            // wait in this sink's queue and in the send's own queue of requested elements (Outbound.send asks for
+            // at most 64 at a time), so the pool holds more than both
+            this.pool = new BufferPool(queued + SEND_BATCH + 8, spec.messageLength());
             this.sending = connection.outbound().send(messages.asFlux(), Codecs.DIRECT_BUFFER)
                 .subscribe(null, failure::set);
             this.receiving = spec.echo()
