@@ -89,7 +89,9 @@ final class Charts {
                 }
             }
             save(chart, folder, resident ? "backpressure-rss.png" : "backpressure-heap.png", files,
-                resident ? "Resident memory (whole JVM) under backpressure" : "Heap in use under backpressure");
+                resident ? "Resident memory of the whole JVM under backpressure (it includes what transports measured "
+                    + "earlier still map: Aeron keeps a closed publication's log for its linger time)"
+                    : "Heap in use under backpressure (whole JVM)");
         }
         return files;
     }

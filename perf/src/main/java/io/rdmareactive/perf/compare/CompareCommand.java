@@ -71,8 +71,9 @@ public final class CompareCommand implements Callable<Integer> {
     Idle idle;
 
     @Option(names = "--fixed-rate", paramLabel = "PER_SECOND",
-        description = "Round trips per second of the fixed-rate ping-pong, 0 for none (default: ${DEFAULT-VALUE})",
-        defaultValue = "5000")
+        description = "Round trips per second of the fixed-rate ping-pong, below every transport's closed-loop "
+            + "rate; 0 for none (default: ${DEFAULT-VALUE})",
+        defaultValue = "1000")
     double fixedRate;
 
     @Option(names = "--consumer-rate", paramLabel = "PER_SECOND",

@@ -89,7 +89,14 @@ final class Comparison {
         }
         results.ratios.addAll(Ratios.compute(results));
         ResultsJson.write(results, settings.output().resolve("results.json"));
-        final Map<String, String> charts = Charts.draw(results, settings.output());
+        Map<String, String> charts;
+        try {
+            charts = Charts.draw(results, settings.output());
+        } catch (final Exception | LinkageError ex) { // e.g. a headless machine without fonts
+            charts = Map.of();
+            results.failures.add(new Results.Failure("report", "plots", "could not be drawn: " + ex));
+            ResultsJson.write(results, settings.output().resolve("results.json"));
+        }
         Report.write(results, charts, settings.output().resolve("report.html"));
         for (final Results.Failure failure : results.failures) {
             out.println("not measured: " + failure.transport() + " " + failure.workload() + ": " + failure.reason());

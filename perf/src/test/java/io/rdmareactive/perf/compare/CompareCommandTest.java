@@ -28,6 +28,7 @@ class CompareCommandTest {
         assertThat(settings.pingSizes()).containsExactly(32, 256, 4096, 65536);
         assertThat(settings.throughputSizes()).containsExactly(32, 256, 4096, 65536, 1 << 20);
         assertThat(settings.idle()).isEqualTo(Idle.YIELDING);
+        assertThat(settings.fixedRate()).isEqualTo(1000);
         assertThat(settings.warmUp()).isEqualTo(Duration.ofSeconds(1));
         assertThat(settings.duration()).isEqualTo(Duration.ofSeconds(2));
         assertThat(settings.output().isAbsolute()).isTrue();

@@ -64,8 +64,8 @@ public final class RawSpiTransport implements Transport {
 
     @Override
     public Session open(final SessionSpec spec) throws Exception {
-        final String where = address != null ? address : "perf-raw-" + ProcessHandle.current().pid() + "-"
-            + LISTENERS.incrementAndGet();
+        final String where = address != null ? VerbsAddresses.next(address)
+            : "perf-raw-" + ProcessHandle.current().pid() + "-" + LISTENERS.incrementAndGet();
         final List<RawEndpoint> servers = new ArrayList<>();
         final List<RawEndpoint> clients = new ArrayList<>();
         try (Listener listener = serverDevice.listen(where)) {

@@ -64,8 +64,8 @@ public final class ReactiveTransport implements Transport {
     @Override
     public Session open(final SessionSpec spec) {
         final int maxLength = Math.max(spec.messageLength(), 4096);
-        final String where = address != null ? address : "perf-" + ProcessHandle.current().pid() + "-"
-            + SERVERS.incrementAndGet();
+        final String where = address != null ? VerbsAddresses.next(address)
+            : "perf-" + ProcessHandle.current().pid() + "-" + SERVERS.incrementAndGet();
         final AtomicInteger accepted = new AtomicInteger();
         RdmaServer server = RdmaServer.create().provider(provider).address(where).idleStrategy(idle.label())
             .maxMessageLength(maxLength)
