@@ -48,7 +48,8 @@ final class Comparison {
         // Aeron's log buffers and the shared-memory provider's files belong in memory (tmpfs), as both default to
         final Path memory = Path.of("/dev/shm");
         final Path scratch = Files.isDirectory(memory) && Files.isWritable(memory)
-            ? Files.createTempDirectory(memory, "rdma-reactive-perf-") : Files.createTempDirectory("rdma-reactive-perf-");
+            ? Files.createTempDirectory(memory, "rdma-reactive-perf-")
+            : Files.createTempDirectory("rdma-reactive-perf-");
         results.settings.put("scratchDirectory", scratch + " (Aeron directories and shm files; deleted at the end)");
         final Map<String, Transport> transports = new LinkedHashMap<>();
         try {

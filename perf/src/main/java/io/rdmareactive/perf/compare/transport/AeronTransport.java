@@ -59,9 +59,9 @@ public final class AeronTransport implements Transport {
 
     @Override
     public String setup() {
-        return "Aeron " + (udp ? "UDP on 127.0.0.1" : "IPC") + ", embedded MediaDriver in SHARED threading mode (one driver "
-            + "thread) with the " + idle + " idle strategy; Publication.offer on the client thread, one server "
-            + "thread polling the subscriptions (" + idle + ")";
+        return "Aeron " + (udp ? "UDP on 127.0.0.1" : "IPC") + ", embedded MediaDriver in SHARED threading mode "
+            + "(one driver thread) with the " + idle + " idle strategy; Publication.offer on the client thread, one "
+            + "server thread polling the subscriptions (" + idle + ")";
     }
 
     @Override

@@ -8,8 +8,8 @@ public interface Link {
     /**
      * Tries to send one message without blocking.
      *
-     * @return {@code true} once the message's bytes are the transport's (the caller may reuse its buffer), {@code false}
-     *     when the transport pushes back (no credit, full queue, unwritable channel): try again later
+     * @return {@code true} once the message's bytes are the transport's (the caller may reuse its buffer),
+     *     {@code false} when the transport pushes back (no credit, full queue, unwritable channel): try again later
      */
     boolean offer(DirectBuffer buffer, int offset, int length);
 

@@ -129,7 +129,7 @@ final class RawEndpoint implements CompletionHandler, AutoCloseable {
         return posted - completed < SEND_DEPTH - SIGNAL_EVERY;
     }
 
-    /** RDMA-WRITEs {@code length} bytes at {@code offset} to the same offset of the peer's region, with an immediate. */
+    /** RDMA-WRITEs {@code length} bytes at {@code offset} to the same offset of the peer's region, with immediate. */
     void write(final int offset, final int length, final int immediate) {
         final long id = ++posted;
         final boolean signal = id % SIGNAL_EVERY == 0;
