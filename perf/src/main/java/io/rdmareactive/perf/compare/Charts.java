@@ -101,6 +101,7 @@ final class Charts {
             .yAxisTitle(y).build();
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line).setMarkerSize(6)
             .setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
+        chart.getStyler().setYAxisDecimalPattern("#,##0.##");
         return chart;
     }
 
