@@ -10,6 +10,7 @@
 #   SOFTROCE_CORE_TEST_CP      file: rdma-reactive-core's test class path (one line, ':'-separated)
 #   SOFTROCE_SAMPLES_CP        file: the samples module's runtime class path (may be absent)
 #   SOFTROCE_SKIP_SAMPLE=1     skip the ping-pong sample over verbs
+#   SOFTROCE_PERF_JAR          perf/target/benchmarks.jar: run the perf comparison over verbs (only when set)
 #
 # Every check prints one line the host counts:
 #   softroce-check: NAME PASS|FAIL|SKIP [counts=PASSED/FAILED] DETAIL
@@ -235,6 +236,29 @@ if [ -r "$SOFTROCE_CORE_TEST_CP" ]; then
   fi
 else
   check spi-pingpong-verbs FAIL "no class path $SOFTROCE_CORE_TEST_CP"
+fi
+
+# ---------------------------------------------------------------------------------------------------- perf (optional)
+# The perf suite's comparison with the verbs transports (raw SPI and Flux API) and Aeron UDP in the same JVM, at a
+# few sizes and short durations: asked for with SOFTROCE_PERF=1 on the host. Under TCG the figures say little about
+# real hardware; what counts is that the suite runs on a real verbs device and writes its report.
+if [ -n "${SOFTROCE_PERF_JAR:-}" ]; then
+  section "perf comparison over verbs"
+  if [ ! -r "$SOFTROCE_PERF_JAR" ]; then
+    check perf-compare-verbs SKIP "no $SOFTROCE_PERF_JAR: build it first with ./mvnw -q -pl perf -am -DskipTests package (not counted)"
+  else
+    perf_log=/tmp/perf-compare.log
+    timeout 900 "$JAVA" "${JVM_FLAGS[@]}" -Djava.awt.headless=true -cp "$SOFTROCE_PERF_JAR" \
+      io.rdmareactive.perf.compare.CompareCommand --transports=rr-verbs-raw,rr-verbs-flux,aeron-udp \
+      --verbs-address="$RR_VERBS_HOST:7490" --workloads=ping-pong,throughput --ping-sizes=32,4096 --sizes=32,4096 \
+      --streams=1 --warm-up=1s --duration=2s --fixed-rate=0 --output="$SOFTROCE_OUT/perf" 2>/dev/null | tee "$perf_log"
+    perf_status=${PIPESTATUS[0]}
+    if [ "$perf_status" = 0 ]; then
+      check perf-compare-verbs PASS "results in $(tail -n 1 "$perf_log")"
+    else
+      check perf-compare-verbs FAIL "exit $perf_status: $(grep -m 1 -E 'not measured|Exception|Error' "$perf_log" || tail -n 1 "$perf_log")"
+    fi
+  fi
 fi
 
 section "done: $failures check(s) failed"

@@ -102,12 +102,15 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
 
     @Override
     public void onNext(final T element) {
-        outstanding.decrementAndGet();
+        // queue first, then count it as arrived: onNext may run on the publisher's thread while the worker computes
+        // how much to ask for from pending + outstanding, and the other order let it see the element in neither
+        // and ask for one more than the queue holds
         if (!pending.offer(element)) {
             // upstream sent more than it was asked for: a Reactive Streams violation
             onError(new IllegalStateException("the publisher sent more elements than were requested"));
             return;
         }
+        outstanding.decrementAndGet();
         signal();
     }
 

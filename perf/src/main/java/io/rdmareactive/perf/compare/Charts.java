@@ -1,0 +1,116 @@
+package io.rdmareactive.perf.compare;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/** The report's plots, drawn with XChart and saved as PNG files next to report.html. */
+final class Charts {
+
+    private static final int WIDTH = 900;
+    private static final int HEIGHT = 480;
+
+    private Charts() {
+    }
+
+    /** @return the files written, each with its caption, in the order the report shows them */
+    static Map<String, String> draw(final Results results, final Path folder) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        final Map<String, String> files = new LinkedHashMap<>();
+        for (final String mode : List.of("closed-loop", "fixed-rate")) {
+            for (final int size : results.latency.stream().filter(l -> l.mode().equals(mode))
+                .map(Results.Latency::size).distinct().toList()) {
+                final XYChart chart = chart("Round-trip time, " + Report.bytes(size) + ", " + mode
+                    + (mode.equals("fixed-rate") ? " (corrected for coordinated omission)" : ""),
+                    "percentile (log scale of 1/(1-p): 90 = 10, 99 = 100, 99.9 = 1000)", "round trip (us)");
+                chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true);
+                for (final Results.Latency latency : results.latency) {
+                    if (latency.size() != size || !latency.mode().equals(mode) || latency.roundTrips() == 0) {
+                        continue;
+                    }
+                    final List<Double> x = new ArrayList<>();
+                    final List<Double> y = new ArrayList<>();
+                    for (final double[] point : latency.curve()) {
+                        if (point[0] < 100 && point[1] > 0) {
+                            x.add(1 / (1 - point[0] / 100));
+                            y.add(point[1]);
+                        }
+                    }
+                    if (!x.isEmpty()) {
+                        chart.addSeries(latency.transport(), x, y);
+                    }
+                }
+                save(chart, folder, "latency-" + mode + "-" + size + ".png", files,
+                    "Round-trip percentiles at " + Report.bytes(size) + " (" + mode + ")");
+            }
+        }
+        for (final boolean bytes : new boolean[] {false, true}) {
+            final XYChart chart = chart(bytes ? "Throughput in bytes/s against message size (one stream)"
+                : "Throughput in messages/s against message size (one stream)", "message size (bytes)",
+                bytes ? "MiB/s" : "messages/s");
+            chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true);
+            for (final String transport : results.transports.keySet()) {
+                final List<Double> x = new ArrayList<>();
+                final List<Double> y = new ArrayList<>();
+                for (final Results.Throughput throughput : results.throughput) {
+                    if (throughput.transport().equals(transport) && throughput.streams() == 1
+                        && throughput.messagesPerSecond() > 0) {
+                        x.add((double) throughput.size());
+                        y.add(bytes ? throughput.bytesPerSecond() / (1 << 20) : throughput.messagesPerSecond());
+                    }
+                }
+                if (!x.isEmpty()) {
+                    chart.addSeries(transport, x, y);
+                }
+            }
+            save(chart, folder, bytes ? "throughput-bytes.png" : "throughput-messages.png", files,
+                bytes ? "Throughput, bytes per second" : "Throughput, messages per second");
+        }
+        for (final boolean resident : new boolean[] {true, false}) {
+            final XYChart chart = chart((resident ? "Resident memory" : "Heap in use")
+                + " over time, producer against a throttled consumer", "seconds", "MiB");
+            for (final Results.Backpressure run : results.backpressure) {
+                final List<Double> x = new ArrayList<>();
+                final List<Double> y = new ArrayList<>();
+                for (final Results.MemorySample sample : run.memory()) {
+                    x.add(sample.seconds());
+                    y.add((resident ? sample.rssBytes() : sample.heapUsedBytes()) / (double) (1 << 20));
+                }
+                if (!x.isEmpty()) {
+                    chart.addSeries(run.transport(), x, y).setMarker(SeriesMarkers.NONE);
+                }
+            }
+            save(chart, folder, resident ? "backpressure-rss.png" : "backpressure-heap.png", files,
+                resident ? "Resident memory of the whole JVM under backpressure (it includes what transports measured "
+                    + "earlier still map: Aeron keeps a closed publication's log for its linger time)"
+                    : "Heap in use under backpressure (whole JVM)");
+        }
+        return files;
+    }
+
+    private static XYChart chart(final String title, final String x, final String y) {
+        final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x)
+            .yAxisTitle(y).build();
+        chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line).setMarkerSize(6)
+            .setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
+        chart.getStyler().setYAxisDecimalPattern("#,##0.##");
+        return chart;
+    }
+
+    private static void save(final XYChart chart, final Path folder, final String name,
+                             final Map<String, String> files, final String caption) throws IOException {
+        if (chart.getSeriesMap().isEmpty()) {
+            return;
+        }
+        BitmapEncoder.saveBitmap(chart, folder.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+        files.put(name, caption);
+    }
+}

@@ -1,0 +1,201 @@
+package io.rdmareactive.perf.compare;
+
+import io.rdmareactive.perf.compare.transport.Idle;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code compare}: measures rdma-reactive (shared memory, raw SPI and Flux API; verbs where a device exists) side by
+ * side with Aeron IPC, Aeron UDP and Reactor Netty TCP in one run, and writes results.json and report.html. See
+ * docs/perf.md.
+ */
+@Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Compares rdma-reactive with Aeron and Reactor Netty TCP in one run: ping-pong round trips, "
+        + "throughput, backpressure. Writes results.json and report.html; the last line printed is their folder."})
+public final class CompareCommand implements Callable<Integer> {
+
+    static final List<String> ALL_TRANSPORTS = List.of("aeron-ipc", "aeron-udp", "rr-shm-raw", "rr-shm-flux",
+        "netty-tcp", "rr-verbs-raw", "rr-verbs-flux");
+
+    @Option(names = {"-t", "--transports"}, split = ",", paramLabel = "NAME",
+        description = "Transports, in order (default: ${DEFAULT-VALUE}; the verbs ones are skipped, saying why, "
+            + "where no RDMA device is usable)",
+        defaultValue = "aeron-ipc,aeron-udp,rr-shm-raw,rr-shm-flux,netty-tcp,rr-verbs-raw,rr-verbs-flux")
+    List<String> transports;
+
+    @Option(names = {"-w", "--workloads"}, split = ",", paramLabel = "NAME",
+        description = "ping-pong, throughput, backpressure (default: ${DEFAULT-VALUE})",
+        defaultValue = "ping-pong,throughput,backpressure")
+    List<String> workloads;
+
+    @Option(names = "--ping-sizes", split = ",", paramLabel = "BYTES",
+        description = "Ping-pong message sizes (default: ${DEFAULT-VALUE})", defaultValue = "32,256,4096,65536")
+    List<Integer> pingSizes;
+
+    @Option(names = {"-s", "--sizes"}, split = ",", paramLabel = "BYTES",
+        description = "Throughput message sizes (default: ${DEFAULT-VALUE})",
+        defaultValue = "32,256,4096,65536,1048576")
+    List<Integer> sizes;
+
+    @Option(names = "--streams", split = ",", paramLabel = "N",
+        description = "Throughput stream counts (default: ${DEFAULT-VALUE})", defaultValue = "1,2")
+    List<Integer> streams;
+
+    @Option(names = "--multi-stream-sizes", split = ",", paramLabel = "BYTES",
+        description = "Sizes measured with every stream count above 1 (default: ${DEFAULT-VALUE})",
+        defaultValue = "32,4096")
+    List<Integer> multiStreamSizes;
+
+    @Option(names = "--warm-up", paramLabel = "TIME", converter = DurationConverter.class,
+        description = "Warm-up per point, discarded, e.g. 500ms, 2s (default: ${DEFAULT-VALUE})", defaultValue = "1s")
+    Duration warmUp;
+
+    @Option(names = {"-d", "--duration"}, paramLabel = "TIME", converter = DurationConverter.class,
+        description = "Measured time per point (default: ${DEFAULT-VALUE})", defaultValue = "2s")
+    Duration duration;
+
+    @Option(names = "--idle", paramLabel = "STRATEGY", converter = IdleConverter.class,
+        description = "Idle strategy of every polling thread, ours and Aeron's driver: busy-spin, yielding, backoff, "
+            + "sleeping (default: ${DEFAULT-VALUE}; busy-spin starves a 2-core machine)", defaultValue = "yielding")
+    Idle idle;
+
+    @Option(names = "--fixed-rate", paramLabel = "PER_SECOND",
+        description = "Round trips per second of the fixed-rate ping-pong, below every transport's closed-loop "
+            + "rate; 0 for none (default: ${DEFAULT-VALUE})",
+        defaultValue = "1000")
+    double fixedRate;
+
+    @Option(names = "--consumer-rate", paramLabel = "PER_SECOND",
+        description = "The throttled consumer's messages per second (default: ${DEFAULT-VALUE})",
+        defaultValue = "20000")
+    double consumerRate;
+
+    @Option(names = "--backpressure-size", paramLabel = "BYTES",
+        description = "Message size of the backpressure workload (default: ${DEFAULT-VALUE})", defaultValue = "1024")
+    int backpressureSize;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "DIR",
+        description = "Folder for results.json, report.html and the plots (default: perf/target/compare/<time> "
+            + "under the current directory)")
+    Path output;
+
+    @Option(names = "--cpus", paramLabel = "LIST",
+        description = "Pin the whole JVM to these CPUs (taskset list, e.g. 0-1), with taskset -a -p; no per-thread "
+            + "pinning")
+    String cpus;
+
+    @Option(names = "--verbs-address", paramLabel = "IP:PORT",
+        description = "Where the verbs transports' server listens (an address of the RDMA interface)")
+    String verbsAddress;
+
+    private final PrintStream out;
+
+    CompareCommand(final PrintStream out) {
+        this.out = out;
+    }
+
+    public static void main(final String[] args) {
+        System.setProperty("java.awt.headless", "true");
+        final int status = new CommandLine(new CompareCommand(System.out)).execute(args);
+        System.out.flush();
+        System.exit(status);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        final String pinning = Pinning.apply(cpus);
+        return new Comparison(settings(pinning), out).run();
+    }
+
+    /** @return the options, checked */
+    Settings settings(final String pinning) {
+        for (final String transport : transports) {
+            if (!ALL_TRANSPORTS.contains(transport)) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "unknown transport '" + transport
+                    + "': use " + String.join(", ", ALL_TRANSPORTS));
+            }
+        }
+        for (final String workload : workloads) {
+            if (!List.of(Settings.PING_PONG, Settings.THROUGHPUT, Settings.BACKPRESSURE).contains(workload)) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "unknown workload '" + workload
+                    + "': use ping-pong, throughput, backpressure");
+            }
+        }
+        for (final List<Integer> list : List.of(pingSizes, sizes, multiStreamSizes, List.of(backpressureSize))) {
+            for (final int size : list) {
+                if (size < Long.BYTES || size > 16 << 20) {
+                    throw new CommandLine.ParameterException(new CommandLine(this), "message sizes are 8 bytes (the "
+                        + "sequence number) to 16 MiB, not " + size);
+                }
+            }
+        }
+        if (streams.stream().anyMatch(n -> n < 1 || n > 64)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--streams are 1 to 64");
+        }
+        if (duration.isZero() || duration.isNegative() || warmUp.isNegative()) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--duration must be positive and "
+                + "--warm-up not negative");
+        }
+        if (consumerRate <= 0 || fixedRate < 0) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--consumer-rate must be positive and "
+                + "--fixed-rate not negative");
+        }
+        final Path folder = output != null ? output : (Files.isDirectory(Path.of("perf"))
+            ? Path.of("perf", "target", "compare") : Path.of("target", "compare"))
+            .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
+        return new Settings(List.copyOf(new LinkedHashSet<>(transports)), new LinkedHashSet<>(workloads),
+            List.copyOf(pingSizes), List.copyOf(sizes), List.copyOf(streams), List.copyOf(multiStreamSizes), warmUp,
+            duration, idle, fixedRate, consumerRate, backpressureSize, folder.toAbsolutePath(), verbsAddress,
+            pinning);
+    }
+
+    /** Parses 500ms, 2s, 1.5s, 1m, or an ISO-8601 duration (PT2S). */
+    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(final String value) {
+            final String text = value.trim().toLowerCase(Locale.ROOT);
+            try {
+                if (text.startsWith("pt")) {
+                    return Duration.parse(text.toUpperCase(Locale.ROOT));
+                }
+                if (text.endsWith("ms")) {
+                    return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
+                }
+                if (text.endsWith("s")) {
+                    return Duration.ofMillis(Math.round(Double.parseDouble(text.substring(0, text.length() - 1))
+                        * 1000));
+                }
+                if (text.endsWith("m")) {
+                    return Duration.ofSeconds(Math.round(Double.parseDouble(text.substring(0, text.length() - 1))
+                        * 60));
+                }
+            } catch (final RuntimeException ex) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a time: use e.g. 500ms, 2s, 1m");
+            }
+            throw new CommandLine.TypeConversionException("'" + value + "' has no unit: use e.g. 500ms, 2s, 1m");
+        }
+    }
+
+    /** Parses an idle strategy's name. */
+    static final class IdleConverter implements CommandLine.ITypeConverter<Idle> {
+        @Override
+        public Idle convert(final String value) {
+            try {
+                return Idle.parse(value);
+            } catch (final IllegalArgumentException ex) {
+                throw new CommandLine.TypeConversionException(ex.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package io.rdmareactive.perf.compare;
+
+import io.rdmareactive.perf.compare.transport.AeronTransport;
+import io.rdmareactive.perf.compare.transport.NettyTcpTransport;
+import io.rdmareactive.perf.compare.transport.RawSpiTransport;
+import io.rdmareactive.perf.compare.transport.ReactiveTransport;
+import io.rdmareactive.perf.compare.transport.Transport;
+import io.rdmareactive.spi.Availability;
+import io.rdmareactive.spi.RdmaProviders;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One run: sets up the transports, runs each workload over each of them (one progress bar per workload), and
+ * writes the results, the plots and the report. Every transport's peers are threads of this JVM.
+ */
+final class Comparison {
+
+    private static final String SKIPPED = "skipped: ";
+
+    private final Settings settings;
+    private final PrintStream out;
+    private final Results results = new Results();
+
+    Comparison(final Settings settings, final PrintStream out) {
+        this.settings = settings;
+        this.out = out;
+    }
+
+    /** @return 0 when every requested measurement was made (skipped verbs transports aside), 1 otherwise */
+    int run() throws Exception {
+        Files.createDirectories(settings.output());
+        results.environment.putAll(Environment.describe());
+        results.settings.putAll(settings.asMap());
+        out.println("rdma-reactive transport comparison: " + results.environment.get("cpuModel") + ", "
+            + results.environment.get("cores") + " cores, " + results.environment.get("jdk"));
+        out.println("idle strategy " + settings.idle() + " everywhere; both peers of each transport in this JVM; "
+            + "absolute figures are this machine's");
+        // Aeron's log buffers and the shared-memory provider's files belong in memory (tmpfs), as both default to
+        final Path memory = Path.of("/dev/shm");
+        final Path scratch = Files.isDirectory(memory) && Files.isWritable(memory)
+            ? Files.createTempDirectory(memory, "rdma-reactive-perf-")
+            : Files.createTempDirectory("rdma-reactive-perf-");
+        results.settings.put("scratchDirectory", scratch + " (Aeron directories and shm files; deleted at the end)");
+        final Map<String, Transport> transports = new LinkedHashMap<>();
+        try {
+            for (final String name : settings.transports()) {
+                try {
+                    final Transport transport = create(name, scratch);
+                    if (transport != null) {
+                        transports.put(name, transport);
+                        results.transports.put(name, transport.setup());
+                        out.println("  " + name + ": " + transport.setup());
+                    }
+                } catch (final Exception | LinkageError ex) {
+                    results.failures.add(new Results.Failure(name, "all", "cannot set up: " + ex));
+                    out.println("  " + name + ": cannot set up: " + ex);
+                }
+            }
+            if (settings.workloads().contains(Settings.PING_PONG)) {
+                pingPong(transports);
+                out.print(Tables.latency(results));
+            }
+            if (settings.workloads().contains(Settings.THROUGHPUT)) {
+                throughput(transports);
+                out.print(Tables.throughput(results));
+            }
+            if (settings.workloads().contains(Settings.BACKPRESSURE)) {
+                backpressure(transports);
+                out.print(Tables.backpressure(results));
+            }
+        } finally {
+            for (final Transport transport : transports.values()) {
+                try {
+                    transport.close();
+                } catch (final RuntimeException ex) {
+                    out.println(transport.name() + ": closing failed: " + ex);
+                }
+            }
+            delete(scratch);
+        }
+        results.ratios.addAll(Ratios.compute(results));
+        ResultsJson.write(results, settings.output().resolve("results.json"));
+        Map<String, String> charts;
+        try {
+            charts = Charts.draw(results, settings.output());
+        } catch (final Exception | LinkageError ex) { // e.g. a headless machine without fonts
+            charts = Map.of();
+            results.failures.add(new Results.Failure("report", "plots", "could not be drawn: " + ex));
+            ResultsJson.write(results, settings.output().resolve("results.json"));
+        }
+        Report.write(results, charts, settings.output().resolve("report.html"));
+        for (final Results.Failure failure : results.failures) {
+            out.println("not measured: " + failure.transport() + " " + failure.workload() + ": " + failure.reason());
+        }
+        out.print(Tables.closing(results));
+        out.println(settings.output());
+        // a machine without fonts cannot draw the plots: every figure is still in results.json and report.html
+        return results.failures.stream().allMatch(f -> f.reason().startsWith(SKIPPED) || f.transport().equals("report"))
+            ? 0 : 1;
+    }
+
+    private Transport create(final String name, final Path scratch) {
+        return switch (name) {
+            case "aeron-ipc" -> new AeronTransport(false, settings.idle(), scratch);
+            case "aeron-udp" -> new AeronTransport(true, settings.idle(), scratch);
+            case "rr-shm-raw" -> new RawSpiTransport("shm", settings.idle(), scratch.resolve("shm"), null);
+            case "rr-shm-flux" -> new ReactiveTransport("shm", settings.idle(), scratch.resolve("shm"), null);
+            case "netty-tcp" -> new NettyTcpTransport();
+            case "rr-verbs-raw", "rr-verbs-flux" -> verbs(name);
+            default -> throw new IllegalArgumentException("unknown transport " + name);
+        };
+    }
+
+    private Transport verbs(final String name) {
+        final Availability verbs = RdmaProviders.named("verbs").availability();
+        if (!verbs.available()) {
+            results.failures.add(new Results.Failure(name, "all", SKIPPED + "no usable RDMA device: "
+                + verbs.reason()));
+            return null;
+        }
+        if (settings.verbsAddress() == null) {
+            results.failures.add(new Results.Failure(name, "all", SKIPPED + "a verbs device exists, but the run "
+                + "needs --verbs-address=IP:PORT of its interface"));
+            return null;
+        }
+        return name.endsWith("raw") ? new RawSpiTransport("verbs", settings.idle(), null, settings.verbsAddress())
+            : new ReactiveTransport("verbs", settings.idle(), null, settings.verbsAddress());
+    }
+
+    private long pointMillis() {
+        return settings.warmUp().toMillis() + settings.duration().toMillis();
+    }
+
+    private void pingPong(final Map<String, Transport> transports) {
+        final long point = settings.warmUp().toMillis() + settings.duration().toMillis()
+            * (settings.fixedRate() > 0 ? 2 : 1);
+        try (Progress progress = new Progress("ping-pong", point * transports.size() * settings.pingSizes().size())) {
+            for (final Transport transport : transports.values()) {
+                for (final int size : settings.pingSizes()) {
+                    final Progress.Point at = progress.point(transport.name() + " " + Report.bytes(size), point);
+                    try {
+                        results.latency.addAll(PingPongWorkload.run(transport, size, settings, at));
+                    } catch (final Exception | Error ex) {
+                        fail(transport, "ping-pong " + Report.bytes(size), ex);
+                    }
+                }
+            }
+        }
+    }
+
+    private void throughput(final Map<String, Transport> transports) {
+        final List<int[]> points = new ArrayList<>();
+        for (final int streams : settings.streams()) {
+            for (final int size : streams == 1 ? settings.throughputSizes() : settings.multiStreamSizes()) {
+                points.add(new int[] {size, streams});
+            }
+        }
+        try (Progress progress = new Progress("throughput", pointMillis() * transports.size() * points.size())) {
+            for (final Transport transport : transports.values()) {
+                for (final int[] point : points) {
+                    final Progress.Point at = progress.point(transport.name() + " " + Report.bytes(point[0]) + " x"
+                        + point[1], pointMillis());
+                    try {
+                        results.throughput.add(ThroughputWorkload.run(transport, point[0], point[1], settings, at));
+                    } catch (final Exception | Error ex) {
+                        fail(transport, "throughput " + Report.bytes(point[0]) + " x" + point[1], ex);
+                    }
+                }
+            }
+        }
+    }
+
+    private void backpressure(final Map<String, Transport> transports) {
+        try (Progress progress = new Progress("backpressure", pointMillis() * transports.size())) {
+            for (final Transport transport : transports.values()) {
+                final Progress.Point at = progress.point(transport.name(), pointMillis());
+                try {
+                    results.backpressure.add(BackpressureWorkload.run(transport, settings, at));
+                } catch (final Exception | Error ex) {
+                    fail(transport, "backpressure", ex);
+                }
+            }
+        }
+    }
+
+    private void fail(final Transport transport, final String workload, final Throwable cause) {
+        results.failures.add(new Results.Failure(transport.name(), workload, String.valueOf(cause)));
+    }
+
+    private static void delete(final Path folder) {
+        try {
+            Files.walkFileTree(folder, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(final Path file, final BasicFileAttributes attributes)
+                    throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(final Path dir, final IOException failure)
+                    throws IOException {
+                    Files.deleteIfExists(dir);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (final IOException ex) {
+            // a leftover scratch folder in the temporary directory is harmless
+        }
+    }
+}

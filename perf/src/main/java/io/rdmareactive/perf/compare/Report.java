@@ -1,0 +1,109 @@
+package io.rdmareactive.perf.compare;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+
+/** Writes {@code report.html}: the environment, how each transport was set up, the tables and the plots. */
+final class Report {
+
+    private Report() {
+    }
+
+    static String bytes(final int size) {
+        if (size >= 1 << 20 && size % (1 << 20) == 0) {
+            return (size >> 20) + " MiB";
+        }
+        if (size >= 1024 && size % 1024 == 0) {
+            return (size >> 10) + " KiB";
+        }
+        return size + " B";
+    }
+
+    static void write(final Results results, final Map<String, String> charts, final Path file) throws IOException {
+        final StringBuilder html = new StringBuilder();
+        html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rdma-reactive transport "
+            + "comparison</title><style>body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em}"
+            + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
+            + "text-align:left;vertical-align:top}pre{background:#f6f6f6;padding:1em;overflow-x:auto;"
+            + "font-size:12px}img{max-width:100%;border:1px solid #eee}</style></head><body>\n");
+        html.append("<h1>rdma-reactive transport comparison</h1>\n<p>All absolute figures are <b>this machine's</b>, "
+            + "measured in one run with both peers of every transport in one JVM (two or more threads); ratios "
+            + "compare transports of the same run. Every figure is in <code>results.json</code> next to this "
+            + "file.</p>\n");
+        html.append("<h2>Environment</h2>\n").append(table(results.environment));
+        html.append("<h2>Settings</h2>\n").append(table(results.settings));
+        html.append("<h2>Transports</h2>\n").append(table(results.transports));
+        html.append("<h2>Ratios against Aeron</h2>\n<pre>").append(escape(Tables.closing(results))).append("</pre>\n");
+        if (!results.latency.isEmpty()) {
+            html.append("<h2>Round-trip latency</h2>\n<p>One message in flight. Closed loop: the next message "
+                + "leaves when the echo is back. Fixed rate: messages are due at a fixed interval and each round trip "
+                + "is measured from when it was due (corrected for coordinated omission; the uncorrected figures are "
+                + "in results.json). CPU and allocation are per round trip, whole JVM.</p>\n<pre>")
+                .append(escape(Tables.latency(results))).append("</pre>\n");
+            images(html, charts, "latency-");
+        }
+        if (!results.throughput.isEmpty()) {
+            html.append("<h2>Throughput</h2>\n<p>Producers as fast as each transport accepts; consumers check every "
+                + "sequence number. CPU time and heap allocation are whole-process figures divided by the messages "
+                + "received in the measured window.</p>\n<pre>").append(escape(Tables.throughput(results)))
+                .append("</pre>\n");
+            images(html, charts, "throughput-");
+        }
+        if (!results.backpressure.isEmpty()) {
+            html.append("<h2>Backpressure</h2>\n<p>A producer as fast as the transport lets it against a consumer "
+                + "throttled to a set rate. Lost messages are counted from sequence numbers after the throttle is "
+                + "lifted and the backlog drained.</p>\n<pre>").append(escape(Tables.backpressure(results)))
+                .append("</pre>\n");
+            images(html, charts, "backpressure-");
+        }
+        if (!results.failures.isEmpty()) {
+            html.append("<h2>Not measured</h2>\n<table><tr><th>transport</th><th>workload</th><th>why</th></tr>\n");
+            for (final Results.Failure failure : results.failures) {
+                html.append("<tr><td>").append(escape(failure.transport())).append("</td><td>")
+                    .append(escape(failure.workload())).append("</td><td>").append(escape(failure.reason()))
+                    .append("</td></tr>\n");
+            }
+            html.append("</table>\n");
+        }
+        html.append("</body></html>\n");
+        Files.writeString(file, html, StandardCharsets.UTF_8);
+    }
+
+    private static void images(final StringBuilder html, final Map<String, String> charts, final String prefix) {
+        charts.forEach((name, caption) -> {
+            if (name.startsWith(prefix)) {
+                html.append("<figure><img src=\"").append(name).append("\" alt=\"").append(escape(caption))
+                    .append("\"><figcaption>").append(escape(caption)).append("</figcaption></figure>\n");
+            }
+        });
+    }
+
+    private static String table(final Map<String, ?> rows) {
+        final StringBuilder html = new StringBuilder("<table>\n");
+        rows.forEach((key, value) -> {
+            html.append("<tr><th>").append(escape(key)).append("</th><td>");
+            if (value instanceof Map<?, ?> map) {
+                map.forEach((k, v) -> html.append(escape(String.valueOf(k))).append(": ")
+                    .append(escape(String.valueOf(v))).append("<br>"));
+            } else if (value instanceof String text && text.contains("\n")) {
+                html.append("<pre>").append(escape(text)).append("</pre>");
+            } else {
+                html.append(escape(String.valueOf(value)));
+            }
+            html.append("</td></tr>\n");
+        });
+        return html.append("</table>\n").toString();
+    }
+
+    static String escape(final String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    static String format(final double value) {
+        return String.format(Locale.ROOT, "%.2f", value);
+    }
+}

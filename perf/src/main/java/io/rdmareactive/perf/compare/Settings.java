@@ -1,0 +1,57 @@
+package io.rdmareactive.perf.compare;
+
+import io.rdmareactive.perf.compare.transport.Idle;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What one comparison run measures, parsed from the command line by {@link CompareCommand}.
+ *
+ * @param transports       transport names, in the order they run
+ * @param workloads        ping-pong, throughput, backpressure
+ * @param pingSizes        ping-pong message sizes
+ * @param throughputSizes  throughput message sizes
+ * @param streams          stream counts for throughput (1 and several)
+ * @param multiStreamSizes the sizes also measured with more than one stream
+ * @param warmUp           per measurement point, discarded
+ * @param duration         per measurement point, measured
+ * @param idle             every polling thread's idle strategy
+ * @param fixedRate        round trips per second of the fixed-rate ping-pong, 0 for none
+ * @param consumerRate     the throttled consumer's messages per second (backpressure)
+ * @param backpressureSize the backpressure workload's message size
+ * @param output           the folder for results.json and report.html
+ * @param verbsAddress     IP:port to listen on for the verbs transports
+ * @param pinning          what CPU pinning the run had, as stated in the report
+ */
+record Settings(List<String> transports, Set<String> workloads, List<Integer> pingSizes,
+                List<Integer> throughputSizes, List<Integer> streams, List<Integer> multiStreamSizes,
+                Duration warmUp, Duration duration, Idle idle, double fixedRate, double consumerRate,
+                int backpressureSize, Path output, String verbsAddress, String pinning) {
+
+    static final String PING_PONG = "ping-pong";
+    static final String THROUGHPUT = "throughput";
+    static final String BACKPRESSURE = "backpressure";
+
+    Map<String, Object> asMap() {
+        final Map<String, Object> map = new LinkedHashMap<>();
+        map.put("transports", transports);
+        map.put("workloads", workloads);
+        map.put("pingPongSizes", pingSizes);
+        map.put("throughputSizes", throughputSizes);
+        map.put("streams", streams);
+        map.put("multiStreamSizes", multiStreamSizes);
+        map.put("warmUpSeconds", warmUp.toMillis() / 1000.0);
+        map.put("durationSeconds", duration.toMillis() / 1000.0);
+        map.put("idleStrategy", idle.label());
+        map.put("fixedRatePerSecond", fixedRate);
+        map.put("consumerRatePerSecond", consumerRate);
+        map.put("backpressureSize", backpressureSize);
+        map.put("peers", "both peers of every transport in this one JVM, on separate threads");
+        map.put("cpuPinning", pinning);
+        return map;
+    }
+}

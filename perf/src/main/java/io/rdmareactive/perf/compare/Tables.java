@@ -1,0 +1,137 @@
+package io.rdmareactive.perf.compare;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The text tables the run prints, and the report repeats: each workload's figures with their ratios against Aeron
+ * from the same run, and the closing ratio table (rdma-reactive shm raw and Flux against Aeron IPC and UDP).
+ */
+final class Tables {
+
+    static final List<String> CLOSING_TRANSPORTS = List.of("rr-shm-raw", "rr-shm-flux", "rr-verbs-raw",
+        "rr-verbs-flux");
+    static final List<Integer> CLOSING_SIZES = List.of(32, 4096);
+
+    private Tables() {
+    }
+
+    static String latency(final Results results) {
+        final StringBuilder out = new StringBuilder();
+        out.append("Ping-pong round trips (us, this machine; ratio = transport / Aeron, lower is better)\n");
+        out.append(String.format(Locale.ROOT, "%-12s %-8s %-11s %9s %9s %9s %9s %9s %9s %9s  %s%n", "transport",
+            "size", "mode", "p50", "p90", "p99", "p99.9", "p99.99", "max", "alloc B", "p50 vs ipc/udp"));
+        for (final Results.Latency latency : results.latency) {
+            final var p = latency.percentilesMicros();
+            out.append(String.format(Locale.ROOT, "%-12s %-8s %-11s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.1f  %s%n",
+                latency.transport(), Report.bytes(latency.size()), latency.mode(), p.get("p50"), p.get("p90"),
+                p.get("p99"), p.get("p99.9"), p.get("p99.99"), p.get("max"), latency.allocatedBytesPerRoundTrip(),
+                latencyRatios(results, latency)));
+        }
+        return out.toString();
+    }
+
+    private static String latencyRatios(final Results results, final Results.Latency latency) {
+        final List<String> parts = new ArrayList<>();
+        for (final String baseline : Ratios.BASELINES) {
+            results.latency.stream().filter(l -> l.transport().equals(baseline) && l.size() == latency.size()
+                && l.mode().equals(latency.mode())).findFirst().ifPresent(base -> parts.add(Ratios.format(
+                    Ratios.ratio(latency.percentilesMicros().get("p50"), base.percentilesMicros().get("p50")))));
+        }
+        return String.join(" / ", parts);
+    }
+
+    static String throughput(final Results results) {
+        final StringBuilder out = new StringBuilder();
+        out.append("Throughput (this machine; ratio = transport / Aeron, higher is better)\n");
+        out.append(String.format(Locale.ROOT, "%-12s %-8s %7s %13s %11s %10s %9s %6s  %s%n", "transport", "size",
+            "streams", "msg/s", "MiB/s", "cpu ns/msg", "alloc B", "lost", "msg/s vs ipc/udp"));
+        for (final Results.Throughput t : results.throughput) {
+            final List<String> parts = new ArrayList<>();
+            for (final String baseline : Ratios.BASELINES) {
+                results.throughput.stream().filter(b -> b.transport().equals(baseline) && b.size() == t.size()
+                    && b.streams() == t.streams()).findFirst().ifPresent(base -> parts.add(Ratios.format(
+                        Ratios.ratio(t.messagesPerSecond(), base.messagesPerSecond()))));
+            }
+            out.append(String.format(Locale.ROOT, "%-12s %-8s %7d %13.0f %11.1f %10.0f %9.1f %6d  %s%n",
+                t.transport(), Report.bytes(t.size()), t.streams(), t.messagesPerSecond(),
+                t.bytesPerSecond() / (1 << 20), t.cpuNanosPerMessage(), t.allocatedBytesPerMessage(), t.lost(),
+                String.join(" / ", parts)));
+        }
+        return out.toString();
+    }
+
+    static String backpressure(final Results results) {
+        final StringBuilder out = new StringBuilder();
+        out.append("Backpressure: producer against a throttled consumer (this machine)\n");
+        out.append(String.format(Locale.ROOT, "%-12s %-8s %12s %12s %12s %10s %6s %9s %9s%n", "transport", "size",
+            "consumer/s", "producer/s", "consumed/s", "sent", "lost", "peak heap", "peak RSS"));
+        for (final Results.Backpressure b : results.backpressure) {
+            out.append(String.format(Locale.ROOT, "%-12s %-8s %12.0f %12.0f %12.0f %10d %6d %7.0f M %7.0f M%n",
+                b.transport(), Report.bytes(b.size()), b.consumerRatePerSecond(), b.producerRatePerSecond(),
+                b.consumedRatePerSecond(), b.sent(), b.lost(), b.peakHeapBytes() / (double) (1 << 20),
+                b.peakRssBytes() / (double) (1 << 20)));
+        }
+        return out.toString();
+    }
+
+    /**
+     * The closing note's table: rdma-reactive shm raw and Flux (and verbs, where measured) against Aeron IPC and UDP,
+     * plus allocation.
+     */
+    static String closing(final Results results) {
+        final StringBuilder out = new StringBuilder();
+        out.append("Ratio table: rdma-reactive / Aeron, same run (RTT closed loop: lower is better; throughput "
+            + "one stream: higher is better)\n");
+        out.append(String.format(Locale.ROOT, "%-12s %-7s | %-26s | %-26s%n", "", "", "vs aeron-ipc",
+            "vs aeron-udp"));
+        out.append(String.format(Locale.ROOT, "%-12s %-7s | %8s %8s %8s | %8s %8s %8s%n", "transport", "size",
+            "RTT p50", "RTT p99", "msg/s", "RTT p50", "RTT p99", "msg/s"));
+        for (final String transport : CLOSING_TRANSPORTS) {
+            if (transport.startsWith("rr-verbs") && !results.transports.containsKey(transport)) {
+                continue; // the shared-memory rows always show, the verbs rows where a device was measured
+            }
+            for (final int size : CLOSING_SIZES) {
+                final List<String> cells = new ArrayList<>();
+                for (final String baseline : Ratios.BASELINES) {
+                    cells.add(cell(results, "rtt-p50", transport, baseline, size));
+                    cells.add(cell(results, "rtt-p99", transport, baseline, size));
+                    cells.add(cell(results, "throughput", transport, baseline, size));
+                }
+                out.append(String.format(Locale.ROOT, "%-12s %-7s | %8s %8s %8s | %8s %8s %8s%n", transport,
+                    Report.bytes(size), cells.get(0), cells.get(1), cells.get(2), cells.get(3), cells.get(4),
+                    cells.get(5)));
+            }
+        }
+        out.append("Absolute figures (this machine): RTT p50 / p99 in us, throughput in msg/s, heap bytes allocated "
+            + "per message (whole JVM: both peers and the transport)\n");
+        out.append(String.format(Locale.ROOT, "%-12s %-7s %9s %9s %12s %12s %12s%n", "transport", "size", "RTT p50",
+            "RTT p99", "msg/s", "alloc/RTT", "alloc/msg"));
+        for (final String transport : results.transports.keySet()) {
+            for (final int size : CLOSING_SIZES) {
+                final var latency = Ratios.latency(results, transport, size);
+                final var throughput = Ratios.throughput(results, transport, size);
+                if (latency.isEmpty() && throughput.isEmpty()) {
+                    continue;
+                }
+                out.append(String.format(Locale.ROOT, "%-12s %-7s %9s %9s %12s %12s %12s%n", transport,
+                    Report.bytes(size),
+                    latency.map(l -> String.format(Locale.ROOT, "%.2f", l.percentilesMicros().get("p50"))).orElse("-"),
+                    latency.map(l -> String.format(Locale.ROOT, "%.2f", l.percentilesMicros().get("p99"))).orElse("-"),
+                    throughput.map(t -> String.format(Locale.ROOT, "%.0f", t.messagesPerSecond())).orElse("-"),
+                    latency.map(l -> String.format(Locale.ROOT, "%.1f", l.allocatedBytesPerRoundTrip())).orElse("-"),
+                    throughput.map(t -> String.format(Locale.ROOT, "%.1f", t.allocatedBytesPerMessage()))
+                        .orElse("-")));
+            }
+        }
+        return out.toString();
+    }
+
+    private static String cell(final Results results, final String metric, final String transport,
+                               final String baseline, final int size) {
+        return results.ratios.stream().filter(r -> r.metric().equals(metric) && r.transport().equals(transport)
+            && r.baseline().equals(baseline) && r.size() == size).findFirst()
+            .map(r -> Ratios.format(r.ratio())).orElse("-");
+    }
+}

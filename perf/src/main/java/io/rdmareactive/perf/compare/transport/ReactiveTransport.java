@@ -1,0 +1,209 @@
+package io.rdmareactive.perf.compare.transport;
+
+import io.rdmareactive.Connection;
+import io.rdmareactive.DisposableServer;
+import io.rdmareactive.RdmaClient;
+import io.rdmareactive.RdmaServer;
+import io.rdmareactive.codec.Codecs;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Sinks;
+import reactor.util.concurrent.Queues;
+
+/**
+ * rdma-reactive through its public {@code Flux} API: one {@link Connection} per stream. The client offers into a
+ * unicast {@link Sinks.Many} with a bounded queue that {@code Outbound.send} drains as the peer grants credit; the
+ * server's consumer is a subscriber of {@code Inbound.receiveViews()} (zero-copy views) and its echo sends copies of
+ * the views back. The library's own threads (a driver and a worker per connection side) do the rest.
+ */
+public final class ReactiveTransport implements Transport {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final int QUEUED_BYTES = 4 << 20;
+    /** The most elements Outbound.send requests ahead of encoding them (OutboundStream.BATCH in core). */
+    private static final int SEND_BATCH = 64;
+    private static final AtomicInteger SERVERS = new AtomicInteger();
+
+    private final String provider;
+    private final Idle idle;
+    private final Path directory;
+    private final String address;
+
+    /**
+     * @param provider  {@code shm} or {@code verbs}
+     * @param directory the shared-memory provider's directory
+     * @param address   the server's address for verbs (IP:port), {@code null} for shm (a name is made up)
+     */
+    public ReactiveTransport(final String provider, final Idle idle, final Path directory, final String address) {
+        this.provider = provider;
+        this.idle = idle;
+        this.directory = directory;
+        this.address = address;
+    }
+
+    @Override
+    public String name() {
+        return "rr-" + provider + "-flux";
+    }
+
+    @Override
+    public String setup() {
+        return "rdma-reactive public Flux API over the '" + provider + "' provider: Outbound.send of a unicast sink "
+            + "(bounded queue) on the client, Inbound.receiveViews() on the receiving side; one connection per "
+            + "stream, each side with its own driver thread (" + idle + ") and worker thread";
+    }
+
+    @Override
+    public Session open(final SessionSpec spec) {
+        final int maxLength = Math.max(spec.messageLength(), 4096);
+        final String where = address != null ? VerbsAddresses.next(address)
+            : "perf-" + ProcessHandle.current().pid() + "-" + SERVERS.incrementAndGet();
+        final AtomicInteger accepted = new AtomicInteger();
+        RdmaServer server = RdmaServer.create().provider(provider).address(where).idleStrategy(idle.label())
+            .maxMessageLength(maxLength)
+            .handle((in, out) -> {
+                final int stream = accepted.getAndIncrement();
+                if (spec.echo()) {
+                    final BufferPool echoes = new BufferPool(8, spec.messageLength());
+                    return out.send(in.receiveViews().map(view -> echoes.copyOf(view, 0, view.capacity())),
+                        Codecs.DIRECT_BUFFER);
+                }
+                final MessageHandler consumer = spec.consumers().apply(stream);
+                return in.receiveViews().doOnNext(view -> consumer.onMessage(view, 0, view.capacity())).then();
+            });
+        RdmaClient client = RdmaClient.create().provider(provider).address(where).idleStrategy(idle.label())
+            .maxMessageLength(maxLength);
+        if (address == null) {
+            server = server.directory(directory);
+            client = client.directory(directory);
+        }
+        final DisposableServer bound = server.bind().block(TIMEOUT);
+        final List<Connection> connections = new ArrayList<>();
+        final List<FluxLink> links = new ArrayList<>();
+        try {
+            for (int stream = 0; stream < spec.streams(); stream++) {
+                final Connection connection = client.connect().block(TIMEOUT);
+                connections.add(connection);
+                links.add(new FluxLink(connection, spec));
+            }
+        } catch (final RuntimeException ex) {
+            links.forEach(FluxLink::close);
+            connections.forEach(Connection::dispose);
+            bound.dispose();
+            throw ex;
+        }
+        return new Session() {
+            @Override
+            public Link link(final int stream) {
+                return links.get(stream);
+            }
+
+            @Override
+            public void close() {
+                links.forEach(FluxLink::close);
+                for (final Connection connection : connections) {
+                    connection.dispose();
+                    connection.onDispose().onErrorComplete().block(TIMEOUT);
+                }
+                bound.dispose();
+                bound.onDispose().onErrorComplete().block(TIMEOUT);
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        // every session closes its own connections and server
+    }
+
+    /** A stream's client side: a bounded sink the connection's send drains, and the echoes' subscriber. */
+    private static final class FluxLink implements Link {
+
+        private final Sinks.Many<DirectBuffer> messages;
+        private final BufferPool pool;
+        private final Disposable sending;
+        private final Disposable receiving;
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+        FluxLink(final Connection connection, final SessionSpec spec) {
+            final int queued = Integer.highestOneBit(Math.clamp(QUEUED_BYTES / spec.messageLength(), 2, 256));
+            this.messages = Sinks.many().unicast().onBackpressureBuffer(Queues.<DirectBuffer>get(queued).get());
+            // a buffer must not be reused before the send has encoded it: between the offer and the encoding it can
+            // wait in this sink's queue and in the send's own queue of requested elements (Outbound.send asks for
+            // at most 64 at a time), so the pool holds more than both
+            this.pool = new BufferPool(queued + SEND_BATCH + 8, spec.messageLength());
+            this.sending = connection.outbound().send(messages.asFlux(), Codecs.DIRECT_BUFFER)
+                .subscribe(null, failure::set);
+            this.receiving = spec.echo()
+                ? connection.inbound().receiveViews()
+                    .subscribe(view -> spec.replies().onMessage(view, 0, view.capacity()), failure::set)
+                : Flux.never().subscribe();
+        }
+
+        @Override
+        public boolean offer(final DirectBuffer buffer, final int offset, final int length) {
+            final Throwable cause = failure.get();
+            if (cause != null) {
+                throw new IllegalStateException("the connection failed: " + cause, cause);
+            }
+            final Sinks.EmitResult result = messages.tryEmitNext(pool.copyOf(buffer, offset, length));
+            if (result.isSuccess()) {
+                return true;
+            }
+            pool.undo();
+            if (result == Sinks.EmitResult.FAIL_OVERFLOW) {
+                return false;
+            }
+            throw new IllegalStateException("cannot send: " + result);
+        }
+
+        @Override
+        public int poll() {
+            return 0;
+        }
+
+        void close() {
+            messages.tryEmitComplete();
+            sending.dispose();
+            receiving.dispose();
+        }
+    }
+
+    /** A ring of reusable buffers, so that sending allocates nothing per message. */
+    static final class BufferPool {
+
+        private final UnsafeBuffer[] views;
+        private final byte[][] arrays;
+        private int next;
+
+        BufferPool(final int size, final int messageLength) {
+            views = new UnsafeBuffer[size];
+            arrays = new byte[size][];
+            for (int i = 0; i < size; i++) {
+                arrays[i] = new byte[messageLength];
+                views[i] = new UnsafeBuffer(arrays[i]);
+            }
+        }
+
+        DirectBuffer copyOf(final DirectBuffer source, final int offset, final int length) {
+            final int index = next;
+            next = index + 1 == views.length ? 0 : index + 1;
+            final UnsafeBuffer view = views[index];
+            view.wrap(arrays[index], 0, length);
+            source.getBytes(offset, arrays[index], 0, length);
+            return view;
+        }
+
+        void undo() {
+            next = next == 0 ? views.length - 1 : next - 1;
+        }
+    }
+}

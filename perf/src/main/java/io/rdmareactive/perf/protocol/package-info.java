@@ -1,0 +1,2 @@
+/** JMH benchmarks of the wire protocol's flyweights. */
+package io.rdmareactive.perf.protocol;

@@ -1,0 +1,87 @@
+package io.rdmareactive.perf.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rdmareactive.perf.compare.transport.Idle;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class CompareCommandTest {
+
+    private static Settings parse(final String... args) {
+        final CompareCommand command = new CompareCommand(new PrintStream(PrintStream.nullOutputStream()));
+        new CommandLine(command).parseArgs(args);
+        return command.settings("none");
+    }
+
+    @Test
+    void theDefaultsCompareEveryTransportInAFewMinutes() {
+        final Settings settings = parse();
+        assertThat(settings.transports()).containsExactly("aeron-ipc", "aeron-udp", "rr-shm-raw", "rr-shm-flux",
+            "netty-tcp", "rr-verbs-raw", "rr-verbs-flux");
+        assertThat(settings.workloads()).containsExactly("ping-pong", "throughput", "backpressure");
+        assertThat(settings.pingSizes()).containsExactly(32, 256, 4096, 65536);
+        assertThat(settings.throughputSizes()).containsExactly(32, 256, 4096, 65536, 1 << 20);
+        assertThat(settings.idle()).isEqualTo(Idle.YIELDING);
+        assertThat(settings.fixedRate()).isEqualTo(1000);
+        assertThat(settings.warmUp()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(settings.duration()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(settings.output().isAbsolute()).isTrue();
+    }
+
+    @Test
+    void optionsChooseTransportsSizesTimesAndTheIdleStrategy() {
+        final Settings settings = parse("--transports=aeron-ipc,rr-shm-raw", "--ping-sizes=64", "-s", "128,1024",
+            "--warm-up=500ms", "--duration=1.5s", "--idle=busy-spin", "--streams=1,4", "--fixed-rate=0",
+            "--output=/tmp/x");
+        assertThat(settings.transports()).containsExactly("aeron-ipc", "rr-shm-raw");
+        assertThat(settings.pingSizes()).containsExactly(64);
+        assertThat(settings.throughputSizes()).containsExactly(128, 1024);
+        assertThat(settings.warmUp()).isEqualTo(Duration.ofMillis(500));
+        assertThat(settings.duration()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(settings.idle()).isEqualTo(Idle.BUSY_SPIN);
+        assertThat(settings.streams()).containsExactly(1, 4);
+        assertThat(settings.fixedRate()).isZero();
+        assertThat(settings.output()).isEqualTo(Path.of("/tmp/x"));
+    }
+
+    @Test
+    void durationsTakeUnitsOrIso8601() {
+        final CompareCommand.DurationConverter converter = new CompareCommand.DurationConverter();
+        assertThat(converter.convert("250ms")).isEqualTo(Duration.ofMillis(250));
+        assertThat(converter.convert("3s")).isEqualTo(Duration.ofSeconds(3));
+        assertThat(converter.convert("1m")).isEqualTo(Duration.ofMinutes(1));
+        assertThat(converter.convert("PT2S")).isEqualTo(Duration.ofSeconds(2));
+        assertThatThrownBy(() -> converter.convert("3")).hasMessageContaining("no unit");
+        assertThatThrownBy(() -> converter.convert("twos")).hasMessageContaining("not a time");
+    }
+
+    @Test
+    void wrongValuesAreRefusedNamingWhatIsAllowed() {
+        assertThatThrownBy(() -> parse("--transports=zeromq")).hasMessageContaining("unknown transport 'zeromq'")
+            .hasMessageContaining("aeron-udp");
+        assertThatThrownBy(() -> parse("--workloads=soak")).hasMessageContaining("unknown workload 'soak'");
+        assertThatThrownBy(() -> parse("--sizes=4")).hasMessageContaining("8 bytes");
+        assertThatThrownBy(() -> parse("--idle=napping")).hasMessageContaining("busy-spin, yielding, backoff");
+        assertThatThrownBy(() -> parse("--duration=0s")).hasMessageContaining("--duration must be positive");
+    }
+
+    @Test
+    void libraryVersionsAreReadFromTheBuildsDependencyList() {
+        final String list = String.join("\n", "The following files have been resolved:",
+            "   io.aeron:aeron-client:jar:1.50.0:compile -- module io.aeron.client",
+            "   io.netty:netty-transport:jar:4.2.7.Final:compile",
+            "   org.example:thing:jar:tests:2.0:compile");
+        assertThat(Environment.versionIn(list, "io.aeron:aeron-client")).isEqualTo("1.50.0");
+        assertThat(Environment.versionIn(list, "io.netty:netty-transport")).isEqualTo("4.2.7.Final");
+        assertThat(Environment.versionIn(list, "org.example:thing")).isEqualTo("2.0");
+        assertThat(Environment.versionIn(list, "org.agrona:agrona")).isNull();
+        assertThat(List.of(Report.bytes(32), Report.bytes(4096), Report.bytes(1 << 20), Report.bytes(1000)))
+            .containsExactly("32 B", "4 KiB", "1 MiB", "1000 B");
+    }
+}
