@@ -151,8 +151,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
                     return;
                 }
             }
-            sink.error(new RdmaConnectionException("all " + (channels.length - 2) / 2 + " request streams of this "
-                + "connection are busy; wait for answers, or allow more streams (rings(streams, capacity))"));
+            sink.error(new RdmaStreamsBusyException((channels.length - 2) / 2));
         }));
     }
 

@@ -112,6 +112,36 @@ class LimitsTest {
     }
 
     @Test
+    void aRequestBeyondTheFreeRequestStreamsFailsWithATypedErrorAndNothingIsSent() {
+        final String address = ShmTestSupport.uniqueAddress("streams-busy");
+        final reactor.core.publisher.Sinks.Empty<Void> release = reactor.core.publisher.Sinks.empty();
+        // the server holds each request's stream until released
+        final DisposableServer server = ShmTestSupport.server(directory, address).rings(4, 4096)
+            .handleStreams((kind, in, out) -> out.send(in.receive(Codecs.UTF8_STRING)
+                .delayUntil(ignored -> release.asMono()), Codecs.UTF8_STRING))
+            .bind().block(ShmTestSupport.BOUND);
+        try {
+            final Connection connection = ShmTestSupport.client(directory, address).rings(4, 4096).connect()
+                .block(ShmTestSupport.BOUND);
+            final reactor.core.publisher.Mono<String> held = connection
+                .requestResponse("held", Codecs.UTF8_STRING, Codecs.UTF8_STRING).cache();
+            held.subscribe(ignored -> { }, ignored -> { });
+            // 4 streams: 2 for the connection itself, one request stream each way; the client's one is taken
+            assertThatThrownBy(() -> connection.requestResponse("one too many", Codecs.UTF8_STRING,
+                Codecs.UTF8_STRING).block(ShmTestSupport.BOUND))
+                .isInstanceOfSatisfying(RdmaStreamsBusyException.class,
+                    busy -> assertThat(busy.requestStreams()).isEqualTo(1))
+                .hasMessageContaining("request streams of this connection are busy");
+            release.tryEmitEmpty();
+            assertThat(held.block(ShmTestSupport.BOUND)).isEqualTo("held");
+            connection.dispose();
+            connection.onDispose().onErrorComplete().block(ShmTestSupport.BOUND);
+        } finally {
+            server.dispose();
+        }
+    }
+
+    @Test
     void aMessageOverTheAgreedMaximumLengthFailsItsSendNamingBothAndTheConnectionCarriesOn() {
         final String address = ShmTestSupport.uniqueAddress("max-message");
         final DisposableServer server = echo(address, ShmTestSupport.server(directory, address));

@@ -3,6 +3,7 @@ package io.rdmareactive.micronaut.internal;
 import io.rdmareactive.Connection;
 import io.rdmareactive.RdmaClient;
 import io.rdmareactive.RdmaConnectionException;
+import io.rdmareactive.RdmaStreamsBusyException;
 import io.rdmareactive.micronaut.config.RdmaClientConfiguration;
 import java.time.Duration;
 import java.time.Instant;
@@ -132,8 +133,7 @@ public final class ReconnectingConnection {
      * has not finished serving earlier calls): nothing was sent, so trying again is safe.
      */
     private static boolean allStreamsBusy(final Throwable error) {
-        return error instanceof RdmaConnectionException && error.getMessage() != null
-            && error.getMessage().contains("request streams of this connection are busy");
+        return error instanceof RdmaStreamsBusyException;
     }
 
     /** @return the client's name */
