@@ -1,0 +1,163 @@
+package io.rdmareactive.micronaut.config;
+
+import io.micronaut.context.exceptions.ConfigurationException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * What a named server ({@code rdma.servers.<name>.*}) and a named client ({@code rdma.clients.<name>.*}) both
+ * configure: address, provider, directory, streams and rings, message size, prefetch, idle strategy and liveness.
+ * Every setter checks its value and throws a {@link ConfigurationException} naming the full key.
+ */
+public abstract class RdmaEndpointConfiguration {
+
+    private final String prefix;
+    private final String role;
+    private final String name;
+    private String address;
+    private String provider;
+    private Path directory;
+    private int streams = 16;
+    private int ringCapacity = 64 * 1024;
+    private int maxMessageLength = 16 * 1024 * 1024;
+    private int prefetch = 256;
+    private String idleStrategy;
+    private Duration keepalive = Duration.ofSeconds(1);
+    private Duration livenessTimeout = Duration.ofSeconds(5);
+
+    /**
+     * @param prefix the properties' prefix, {@code rdma.servers} or {@code rdma.clients}
+     * @param role   {@code server} or {@code client}, for messages
+     * @param name   the {@code <name>} of {@code <prefix>.<name>.*}
+     */
+    RdmaEndpointConfiguration(final String prefix, final String role, final String name) {
+        this.prefix = prefix;
+        this.role = role;
+        this.name = name;
+    }
+
+    /** @return the {@code <name>} of {@code rdma.servers.<name>.*} / {@code rdma.clients.<name>.*} */
+    public String getName() {
+        return name;
+    }
+
+    /**
+     * @return {@code <prefix>.<name>.address}: where a server listens, or the server a client connects to (shm: a
+     * name both sides share)
+     */
+    public Optional<String> getAddress() {
+        return Optional.ofNullable(address);
+    }
+
+    public void setAddress(final String address) {
+        if (address == null || address.isBlank()) {
+            throw new ConfigurationException(key("address") + " must not be empty");
+        }
+        this.address = address;
+    }
+
+    /** @return {@code <prefix>.<name>.provider}: overrides {@code rdma.provider} for this server or client */
+    public Optional<String> getProvider() {
+        return Optional.ofNullable(provider);
+    }
+
+    public void setProvider(final String provider) {
+        this.provider = RdmaConfiguration.checkProvider(key("provider"), provider);
+    }
+
+    /** @return {@code <prefix>.<name>.directory}: overrides {@code rdma.directory} for this server or client */
+    public Optional<Path> getDirectory() {
+        return Optional.ofNullable(directory);
+    }
+
+    public void setDirectory(final Path directory) {
+        this.directory = directory;
+    }
+
+    /**
+     * @return {@code <prefix>.<name>.streams} (default 16): on a server, the most streams one client connection may
+     * open; on a client, the streams of its connection, so at most {@code (streams - 2) / 2} calls at once
+     */
+    public int getStreams() {
+        return streams;
+    }
+
+    public void setStreams(final int streams) {
+        this.streams = ConfigChecks.positive(key("streams"), streams);
+    }
+
+    /**
+     * @return {@code <prefix>.<name>.ring-capacity} (a power of two, default 65536): on a server, the largest stream
+     * ring a client may ask for; on a client, the bytes of each stream ring, each way
+     */
+    public int getRingCapacity() {
+        return ringCapacity;
+    }
+
+    public void setRingCapacity(final int ringCapacity) {
+        this.ringCapacity = ConfigChecks.powerOfTwo(key("ring-capacity"), ringCapacity, 1024);
+    }
+
+    /** @return {@code <prefix>.<name>.max-message-length}: the largest message, in bytes (default 16 MiB) */
+    public int getMaxMessageLength() {
+        return maxMessageLength;
+    }
+
+    public void setMaxMessageLength(final int maxMessageLength) {
+        this.maxMessageLength = ConfigChecks.positive(key("max-message-length"), maxMessageLength);
+    }
+
+    /** @return {@code <prefix>.<name>.prefetch}: the most messages granted to the peer ahead of consumption (default 256) */
+    public int getPrefetch() {
+        return prefetch;
+    }
+
+    public void setPrefetch(final int prefetch) {
+        this.prefetch = ConfigChecks.positive(key("prefetch"), prefetch);
+    }
+
+    /** @return {@code <prefix>.<name>.idle-strategy}: overrides {@code rdma.idle-strategy} for this server or client */
+    public Optional<String> getIdleStrategy() {
+        return Optional.ofNullable(idleStrategy);
+    }
+
+    public void setIdleStrategy(final String idleStrategy) {
+        this.idleStrategy = ConfigChecks.idleStrategy(key("idle-strategy"), idleStrategy);
+    }
+
+    /** @return {@code <prefix>.<name>.keepalive}: how often an idle connection proves it is alive (default 1s) */
+    public Duration getKeepalive() {
+        return keepalive;
+    }
+
+    public void setKeepalive(final Duration keepalive) {
+        this.keepalive = ConfigChecks.positive(key("keepalive"), keepalive);
+    }
+
+    /** @return {@code <prefix>.<name>.liveness-timeout}: how long a silent peer is tolerated (default 5s) */
+    public Duration getLivenessTimeout() {
+        return livenessTimeout;
+    }
+
+    public void setLivenessTimeout(final Duration livenessTimeout) {
+        this.livenessTimeout = ConfigChecks.positive(key("liveness-timeout"), livenessTimeout);
+    }
+
+    /**
+     * @param property a property of this server or client, e.g. {@code address}
+     * @return its full key, e.g. {@code rdma.servers.<name>.address}, for messages
+     */
+    public String key(final String property) {
+        return prefix + "." + name + "." + property;
+    }
+
+    /** @return the address, or a {@link ConfigurationException} naming the key when it is missing */
+    public String requireAddress() {
+        if (address == null) {
+            throw new ConfigurationException(key("address") + " is not set: " + role + " '" + name
+                + "' needs an address");
+        }
+        return address;
+    }
+}
