@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.micronaut.test.support.TestPropertyProvider;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -24,8 +20,7 @@ import reactor.core.publisher.Mono;
  * arrives once, in order.
  */
 @MicronautTest
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class BackpressureTest implements TestPropertyProvider {
+class BackpressureTest extends TwoContextsTest {
 
     private static final String SPEC = "BackpressureTest";
     static final int PREFETCH = 4;
@@ -36,21 +31,12 @@ class BackpressureTest implements TestPropertyProvider {
     static final AtomicInteger RUNNING = new AtomicInteger();
     static final AtomicInteger MOST_RUNNING = new AtomicInteger();
 
-    private final TwoSides sides = new TwoSides(SPEC);
+    BackpressureTest() {
+        super(SPEC);
+    }
 
     @Inject
     Feed feed;
-
-    @Override
-    public Map<String, String> getProperties() {
-        sides.startServer();
-        return sides.clientProperties();
-    }
-
-    @AfterAll
-    void stopServer() {
-        sides.close();
-    }
 
     @Test
     void aSlowListenerHoldsBackAFastProducerWithoutLoss() {

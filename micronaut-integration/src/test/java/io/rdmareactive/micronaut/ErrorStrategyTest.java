@@ -5,26 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.micronaut.test.support.TestPropertyProvider;
 import io.rdmareactive.RdmaStreamException;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 /** The error strategies (retry, skip, stop) with reactive listeners, and both kinds of exception handler. */
 @MicronautTest
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ErrorStrategyTest implements TestPropertyProvider {
+class ErrorStrategyTest extends TwoContextsTest {
 
     private static final String SPEC = "ErrorStrategyTest";
     static final AtomicInteger ATTEMPTS = new AtomicInteger();
@@ -33,21 +28,12 @@ class ErrorStrategyTest implements TestPropertyProvider {
     static final List<RdmaListenerException> OWN_HANDLER = new CopyOnWriteArrayList<>();
     static final List<RdmaListenerException> APP_HANDLER = new CopyOnWriteArrayList<>();
 
-    private final TwoSides sides = new TwoSides(SPEC);
+    ErrorStrategyTest() {
+        super(SPEC);
+    }
 
     @Inject
     Calls calls;
-
-    @Override
-    public Map<String, String> getProperties() {
-        sides.startServer();
-        return sides.clientProperties();
-    }
-
-    @AfterAll
-    void stopServer() {
-        sides.close();
-    }
 
     @Test
     void retryCallsAReactiveListenerAgainUntilItSucceeds() {

@@ -6,45 +6,31 @@ import static org.awaitility.Awaitility.await;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.messaging.annotation.MessageHeader;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.micronaut.test.support.TestPropertyProvider;
 import io.rdmareactive.RdmaStreamException;
 import io.rdmareactive.StreamKind;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 /** Each interaction model, from an @RdmaClient in this test's context to an @RdmaListener in another. */
 @MicronautTest
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class InteractionModelsTest implements TestPropertyProvider {
+class InteractionModelsTest extends TwoContextsTest {
 
     private static final String SPEC = "InteractionModelsTest";
     static final List<String> RECORDED = new CopyOnWriteArrayList<>();
     static final List<RdmaStreamInfo> INFOS = new CopyOnWriteArrayList<>();
 
-    private final TwoSides sides = new TwoSides(SPEC);
+    InteractionModelsTest() {
+        super(SPEC);
+    }
 
     @Inject
     Calls calls;
-
-    @Override
-    public Map<String, String> getProperties() {
-        sides.startServer();
-        return sides.clientProperties();
-    }
-
-    @AfterAll
-    void stopServer() {
-        sides.close();
-    }
 
     @Test
     void fireAndForgetReachesTheListenerWithItsHeader() {

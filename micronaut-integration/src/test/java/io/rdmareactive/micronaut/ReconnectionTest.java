@@ -5,43 +5,29 @@ import static org.awaitility.Awaitility.await;
 
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.micronaut.test.support.TestPropertyProvider;
 import io.rdmareactive.micronaut.internal.RdmaClientConnections;
 import io.rdmareactive.micronaut.internal.ReconnectingConnection;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 /** The listener's application stops and starts again; the client's application reconnects by itself. */
 @MicronautTest
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ReconnectionTest implements TestPropertyProvider {
+class ReconnectionTest extends TwoContextsTest {
 
     private static final String SPEC = "ReconnectionTest";
 
-    private final TwoSides sides = new TwoSides(SPEC);
+    ReconnectionTest() {
+        super(SPEC);
+    }
 
     @Inject
     Echo echo;
 
     @Inject
     RdmaClientConnections connections;
-
-    @Override
-    public Map<String, String> getProperties() {
-        sides.startServer();
-        return sides.clientProperties();
-    }
-
-    @AfterAll
-    void stopServer() {
-        sides.close();
-    }
 
     @Test
     void aClientReconnectsWhenTheServerComesBackAndCallsWaitForIt() {
