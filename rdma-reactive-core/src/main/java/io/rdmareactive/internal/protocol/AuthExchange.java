@@ -71,7 +71,8 @@ final class AuthExchange {
      *
      * @return the server's handshake with its keys, for the data path
      */
-    HandshakeFlyweight asClient(final ProtocolOptions agreed, final long deadline) {
+    HandshakeFlyweight asClient(final ProtocolOptions agreed, final long deadline, final long timeoutMillis) {
+        this.waitedMillis = timeoutMillis;
         final byte[] serverMac = Arrays.copyOfRange(answer, HandshakeFlyweight.AUTH_MAC_OFFSET,
             HandshakeFlyweight.AUTH_MAC_OFFSET + HandshakeAuthentication.ANSWER_MAC_LENGTH);
         if (!HandshakeAuthentication.matches(mac("rr-server"), HandshakeAuthentication.ANSWER_MAC_LENGTH,
@@ -91,7 +92,8 @@ final class AuthExchange {
      *
      * @return the client's handshake with its keys, for the data path
      */
-    HandshakeFlyweight asServer(final ProtocolOptions agreed, final long deadline) {
+    HandshakeFlyweight asServer(final ProtocolOptions agreed, final long deadline, final long timeoutMillis) {
+        this.waitedMillis = timeoutMillis;
         final HandshakeFlyweight keys = receiveKeys("rr-client", "proof", agreed, deadline);
         sendKeys("rr-keys", "the keys");
         awaitSend(deadline);
@@ -169,6 +171,8 @@ final class AuthExchange {
     }
 
     private boolean sendCompleted;
+    /** The time the exchange was given, for the message when it runs out. */
+    private long waitedMillis;
 
     /** Polls until the completion of {@code wrId}, backing off; fails at the deadline or if the connection ends. */
     private void await(final long wrId, final String what, final long deadline) {
@@ -200,7 +204,7 @@ final class AuthExchange {
             final long left = deadline - System.nanoTime();
             if (left <= 0) {
                 throw new ProtocolException("authentication failed: no " + what.replaceFirst("^its ", "") + " from "
-                    + peer + " within the connect timeout; the connection is dropped");
+                    + peer + " in time (" + waitedMillis + " ms); the connection is dropped");
             }
             LockSupport.parkNanos(Math.min(park, left));
             park = Math.min(park * 2, MAX_PARK_NANOS);

@@ -194,11 +194,11 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             if (secret == null) {
                 return start(device, agreed, resources, queuePair, answer);
             }
-            final AuthExchange exchange = new AuthExchange(secret, proposal, answerData, resources.completions, resources.local,
-                resources.remote, queuePair,
-                keysReceive, "the server at '" + address + "'");
+            final AuthExchange exchange = new AuthExchange(secret, proposal, answerData, resources.completions,
+                resources.local, resources.remote, queuePair, keysReceive, "the server at '" + address + "'");
             try {
-                return start(device, agreed, resources, queuePair, exchange.asClient(agreed, deadline));
+                return start(device, agreed, resources, queuePair,
+                    exchange.asClient(agreed, deadline, timeout.toMillis()));
             } catch (final RuntimeException ex) {
                 queuePair.close();
                 throw ex;
@@ -325,7 +325,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         public ProtocolConnection await(final Duration timeout) {
             try {
                 return start(device, options, resources, queuePair,
-                    exchange.asServer(options, System.nanoTime() + timeout.toNanos()));
+                    exchange.asServer(options, System.nanoTime() + timeout.toNanos(), timeout.toMillis()));
             } catch (final RuntimeException ex) {
                 queuePair.close();
                 resources.close();
