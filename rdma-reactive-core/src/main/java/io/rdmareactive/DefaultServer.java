@@ -33,6 +33,8 @@ final class DefaultServer implements DisposableServer {
     private final AtomicBoolean disposed = new AtomicBoolean();
     /** Connections waiting for the client's proof of the secret. */
     private final AtomicInteger authenticating = new AtomicInteger();
+    /** Orders the hand-over of an authenticated connection against {@link #dispose()}. */
+    private final Object serving = new Object();
     private final Sinks.Empty<Void> closed = Sinks.empty();
     private final Thread acceptor;
 
@@ -118,16 +120,20 @@ final class DefaultServer implements DisposableServer {
         Thread.ofVirtual().name("rdma-auth-" + listener.address()).start(() -> {
             try {
                 final ProtocolConnection protocol = pending.await(config.livenessTimeout());
-                if (disposed.get()) {
-                    protocol.close();
-                    return;
+                synchronized (serving) { // dispose() either sees this connection or this thread sees disposed
+                    if (disposed.get()) {
+                        protocol.close();
+                    } else {
+                        serve(protocol);
+                    }
                 }
-                serve(protocol);
             } catch (final ProtocolException | RdmaException ex) {
                 LOG.log(System.Logger.Level.WARNING, "refused a connection at '" + listener.address() + "': "
                     + ex.getMessage());
             } catch (final RuntimeException ex) {
-                LOG.log(System.Logger.Level.ERROR, "the handler for '" + listener.address() + "' failed", ex);
+                if (!disposed.get()) { // the server closing under a waiting connection is no failure
+                    LOG.log(System.Logger.Level.ERROR, "the handler for '" + listener.address() + "' failed", ex);
+                }
             } finally {
                 authenticating.decrementAndGet();
             }
@@ -181,6 +187,9 @@ final class DefaultServer implements DisposableServer {
             Thread.currentThread().interrupt();
         }
         listener.close();
+        synchronized (serving) {
+            // a connection that finished its authenticated handshake before this point is in the set by now
+        }
         // each connection sends what it committed and closes on the driver, which must still run meanwhile
         Flux.fromIterable(List.copyOf(connections))
             .flatMap(connection -> {

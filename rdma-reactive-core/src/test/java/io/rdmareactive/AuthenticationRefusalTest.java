@@ -143,6 +143,36 @@ class AuthenticationRefusalTest {
         }
     }
 
+    @Test
+    void aConnectionWaitingForItsProofCountsAgainstMaxConnectionsUntilItIsDropped() {
+        final DisposableServer server = echo(ShmTestSupport.server(directory, address)
+            .secret(AuthenticatedHandshakeTest.SECRET).maxConnections(1)
+            .liveness(Duration.ofSeconds(1), Duration.ofSeconds(60)));
+        try (RdmaDevice device = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
+             CompletionQueue completions = device.createCompletionQueue(16)) {
+            final QueuePair silent = device.connect(address, QueuePairOptions.builder(completions, completions)
+                .sendDepth(4).receiveDepth(4).maxSendSge(1).maxReceiveSge(1).build(), authenticatedProposal(),
+                ShmTestSupport.BOUND);
+            final RdmaClient client = ShmTestSupport.client(directory, address)
+                .secret(AuthenticatedHandshakeTest.SECRET);
+            assertThatThrownBy(() -> client.connect().block(ShmTestSupport.BOUND))
+                .isInstanceOf(RdmaConnectionException.class)
+                .hasMessageContaining("maximum of 1 connections");
+            silent.close(); // the server's wait for its proof ends at once: the connection went away
+            final Connection good = Awaitility.await().atMost(ShmTestSupport.BOUND).ignoreExceptions()
+                .until(() -> client.connect().block(ShmTestSupport.BOUND), connection -> connection != null);
+            try {
+                assertThat(good.requestResponse("next", Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                    .block(ShmTestSupport.BOUND)).isEqualTo("NEXT");
+            } finally {
+                good.dispose();
+                good.onDispose().onErrorComplete().block(ShmTestSupport.BOUND);
+            }
+        } finally {
+            server.dispose();
+        }
+    }
+
     /** A proposal with the AUTH flag and an all-zero nonce: what a client without the secret can send. */
     private static byte[] authenticatedProposal() {
         final byte[] proposal = new byte[HandshakeFlyweight.AUTH_LENGTH];
