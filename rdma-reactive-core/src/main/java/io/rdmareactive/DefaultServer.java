@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -30,6 +31,10 @@ final class DefaultServer implements DisposableServer {
     private final StreamHandler streamHandler;
     private final Set<DefaultConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean disposed = new AtomicBoolean();
+    /** Connections waiting for the client's proof of the secret. */
+    private final AtomicInteger authenticating = new AtomicInteger();
+    /** Orders the hand-over of an authenticated connection against {@link #dispose()}. */
+    private final Object serving = new Object();
     private final Sinks.Empty<Void> closed = Sinks.empty();
     private final Thread acceptor;
 
@@ -75,23 +80,18 @@ final class DefaultServer implements DisposableServer {
             if (request == null) {
                 continue;
             }
-            if (connections.size() >= config.maxConnections()) {
+            if (connections.size() + authenticating.get() >= config.maxConnections()) {
                 // short: a reject carries at most 96 bytes of reason
                 refuse(request, "the server serves its maximum of " + config.maxConnections()
                     + " connections (RdmaServer.maxConnections)");
                 continue;
             }
+            if (config.secret() != null) {
+                acceptAuthenticated(request);
+                continue;
+            }
             try {
-                final ProtocolConnection protocol = ProtocolConnection.accept(runtime.device, request,
-                    config.protocol());
-                final DefaultConnection connection = new DefaultConnection(runtime, false, false, protocol, config,
-                    streamHandler);
-                connections.add(connection);
-                connection.onDispose().onErrorComplete().subscribe(null, null, () -> connections.remove(connection));
-                Flux.from(handler.apply(connection.inbound(), connection.outbound()))
-                    .doFinally(signal -> connection.dispose())
-                    .subscribe(null, error -> LOG.log(System.Logger.Level.WARNING,
-                        "the handler of the connection from " + connection.peer() + " failed", error));
+                serve(ProtocolConnection.accept(runtime.device, request, config.protocol()));
             } catch (final ProtocolException | RdmaException ex) {
                 LOG.log(System.Logger.Level.WARNING, "refused a connection at '" + listener.address() + "': "
                     + ex.getMessage());
@@ -99,6 +99,56 @@ final class DefaultServer implements DisposableServer {
                 LOG.log(System.Logger.Level.ERROR, "the handler for '" + listener.address() + "' failed", ex);
             }
         }
+    }
+
+    /**
+     * Answers with the authenticated handshake, then waits for the client's proof on a virtual thread of its own (not
+     * this accepting thread, not the driver), at most the liveness timeout; the connection counts against
+     * {@code maxConnections} meanwhile.
+     */
+    private void acceptAuthenticated(final ConnectRequest request) {
+        final ProtocolConnection.Authenticating pending;
+        try {
+            pending = ProtocolConnection.acceptAuthenticated(runtime.device, request, config.protocol(),
+                config.secret());
+        } catch (final ProtocolException | RdmaException ex) {
+            LOG.log(System.Logger.Level.WARNING, "refused a connection at '" + listener.address() + "': "
+                + ex.getMessage());
+            return;
+        }
+        authenticating.incrementAndGet();
+        Thread.ofVirtual().name("rdma-auth-" + listener.address()).start(() -> {
+            try {
+                final ProtocolConnection protocol = pending.await(config.livenessTimeout());
+                synchronized (serving) { // dispose() either sees this connection or this thread sees disposed
+                    if (disposed.get()) {
+                        protocol.close();
+                    } else {
+                        serve(protocol);
+                    }
+                }
+            } catch (final ProtocolException | RdmaException ex) {
+                LOG.log(System.Logger.Level.WARNING, "refused a connection at '" + listener.address() + "': "
+                    + ex.getMessage());
+            } catch (final RuntimeException ex) {
+                if (!disposed.get()) { // the server closing under a waiting connection is no failure
+                    LOG.log(System.Logger.Level.ERROR, "the handler for '" + listener.address() + "' failed", ex);
+                }
+            } finally {
+                authenticating.decrementAndGet();
+            }
+        });
+    }
+
+    private void serve(final ProtocolConnection protocol) {
+        final DefaultConnection connection = new DefaultConnection(runtime, false, false, protocol, config,
+            streamHandler);
+        connections.add(connection);
+        connection.onDispose().onErrorComplete().subscribe(null, null, () -> connections.remove(connection));
+        Flux.from(handler.apply(connection.inbound(), connection.outbound()))
+            .doFinally(signal -> connection.dispose())
+            .subscribe(null, error -> LOG.log(System.Logger.Level.WARNING,
+                "the handler of the connection from " + connection.peer() + " failed", error));
     }
 
     /** Refuses a connection with a reason the client reads in its error. */
@@ -137,6 +187,9 @@ final class DefaultServer implements DisposableServer {
             Thread.currentThread().interrupt();
         }
         listener.close();
+        synchronized (serving) {
+            // a connection that finished its authenticated handshake before this point is in the set by now
+        }
         // each connection sends what it committed and closes on the driver, which must still run meanwhile
         Flux.fromIterable(List.copyOf(connections))
             .flatMap(connection -> {

@@ -105,7 +105,21 @@ public final class RdmaClient {
         return new RdmaClient(config.withRequestTimeout(timeout));
     }
 
-    /** @param timeout how long to wait for the server to answer */
+    /**
+     * Turns on the authenticated handshake: only a peer that knows the same secret gets a key to any of this side's
+     * memory, and this side sends its keys only to such a peer (HMAC-SHA256 over fresh nonces, both sides' settings
+     * and keys; see docs/security.md). It costs one round trip more at connect; it does not encrypt. Off by default;
+     * both sides must set it, or the connection is refused with a reason that says which side lacks it.
+     *
+     * @param secret at least 16 bytes (random ones: e.g. 32 from {@code SecureRandom}); copied
+     * @throws IllegalArgumentException if it is shorter than 16 bytes
+     */
+    public RdmaClient secret(final byte[] secret) {
+        return new RdmaClient(config.withSecret(
+            io.rdmareactive.internal.protocol.HandshakeAuthentication.checkSecret(secret, "RdmaClient.secret")));
+    }
+
+    /** @param timeout how long to wait for the server to answer (and, with a secret, to prove it knows it) */
     public RdmaClient connectTimeout(final Duration timeout) {
         return new RdmaClient(config.withConnectTimeout(timeout));
     }
@@ -121,7 +135,7 @@ public final class RdmaClient {
             final RdmaRuntime runtime = RdmaRuntime.open(config, "client-" + address);
             try {
                 final ProtocolConnection protocol = ProtocolConnection.connect(runtime.device, address,
-                    config.protocol(), config.connectTimeout());
+                    config.protocol(), config.connectTimeout(), config.secret());
                 return new DefaultConnection(runtime, true, true, protocol, config, null);
             } catch (final RuntimeException ex) {
                 runtime.close();

@@ -24,15 +24,16 @@ import java.util.Objects;
  * @param codecs           the codecs that {@code receive(Class)} and {@code send(Publisher, Class)} pick by type
  * @param maxConnections   the most connections a server serves at once (a client: unused)
  * @param maxRegisteredBytes the most bytes the runtime's device registers at once, 0 for no limit of ours
+ * @param secret           the shared secret of the authenticated handshake (a copy, at least 16 bytes), or null
  */
 record RdmaConfig(String provider, String address, Path directory, int maxStreams, int ringCapacity,
                   int maxMessageLength, Duration keepalive, Duration livenessTimeout, int prefetch, String idle,
                   Duration connectTimeout, Duration requestTimeout, CodecRegistry codecs, int maxConnections,
-                  long maxRegisteredBytes) {
+                  long maxRegisteredBytes, byte[] secret) {
 
     static final RdmaConfig DEFAULTS = new RdmaConfig("auto", null, null, 16, 64 * 1024, 16 * 1024 * 1024,
         Duration.ofSeconds(1), Duration.ofSeconds(5), 256, defaultIdle(), Duration.ofSeconds(10), Duration.ofSeconds(30),
-        CodecRegistry.defaults(), Integer.MAX_VALUE, 0);
+        CodecRegistry.defaults(), Integer.MAX_VALUE, 0, null);
 
     RdmaConfig {
         Objects.requireNonNull(provider, "provider");
@@ -68,66 +69,83 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
 
     RdmaConfig withProvider(final String value) {
         return new RdmaConfig(value, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
+            secret);
     }
 
     RdmaConfig withAddress(final String value) {
         return new RdmaConfig(provider, value, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
+            secret);
     }
 
     RdmaConfig withDirectory(final Path value) {
         return new RdmaConfig(provider, address, value, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
+            secret);
     }
 
     RdmaConfig withRings(final int streams, final int capacity) {
         return new RdmaConfig(provider, address, directory, streams, capacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
+            secret);
     }
 
     RdmaConfig withMaxMessageLength(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, value, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
+            secret);
     }
 
     RdmaConfig withLiveness(final Duration interval, final Duration timeout) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, interval,
-            timeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
+            timeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
+            secret);
     }
 
     RdmaConfig withPrefetch(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, value, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
+            livenessTimeout, value, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
+            secret);
     }
 
     RdmaConfig withIdle(final String value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, value, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
+            livenessTimeout, prefetch, value, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
+            secret);
     }
 
     RdmaConfig withRequestTimeout(final Duration value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, value, codecs, maxConnections, maxRegisteredBytes);
+            livenessTimeout, prefetch, idle, connectTimeout, value, codecs, maxConnections, maxRegisteredBytes,
+            secret);
     }
 
     RdmaConfig withConnectTimeout(final Duration value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, value, requestTimeout, codecs, maxConnections, maxRegisteredBytes);
+            livenessTimeout, prefetch, idle, value, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
+            secret);
     }
 
     RdmaConfig withCodecs(final CodecRegistry value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, value, maxConnections, maxRegisteredBytes);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, value, maxConnections, maxRegisteredBytes,
+            secret);
     }
 
     RdmaConfig withMaxConnections(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, value, maxRegisteredBytes);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, value, maxRegisteredBytes, secret);
     }
 
     RdmaConfig withMaxRegisteredBytes(final long value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, value);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, value, secret);
+    }
+
+    RdmaConfig withSecret(final byte[] value) {
+        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
+            value);
     }
 }

@@ -83,6 +83,21 @@ public final class RdmaServer {
     }
 
     /**
+     * Turns on the authenticated handshake: only a peer that knows the same secret gets a key to any of this side's
+     * memory, and this side sends its keys only to such a peer (HMAC-SHA256 over fresh nonces, both sides' settings
+     * and keys; see docs/security.md). It costs one round trip more at connect; it does not encrypt. Off by default;
+     * both sides must set it, or the connection is refused with a reason that says which side lacks it.
+     *
+     * @param secret at least 16 bytes (random ones: e.g. 32 from {@code SecureRandom}); copied
+     * @throws IllegalArgumentException if it is shorter than 16 bytes
+     */
+    public RdmaServer secret(final byte[] secret) {
+        return new RdmaServer(config.withSecret(
+            io.rdmareactive.internal.protocol.HandshakeAuthentication.checkSecret(secret, "RdmaServer.secret")),
+            handler, streamHandler);
+    }
+
+    /**
      * Limits the connections served at once; a client beyond it is refused, and its {@code connect()} fails with
      * the reason ("already serves its maximum of N connections").
      *

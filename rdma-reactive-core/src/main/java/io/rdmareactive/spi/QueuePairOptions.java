@@ -17,10 +17,13 @@ import java.util.Objects;
  * @param signalAll       true to complete every send request, false for selective signalling ({@link SendFlags#SIGNALED})
  * @param rnrRetries      how many times a SEND or WRITE_WITH_IMM is retried when the peer has no receive posted
  *                        (0 to 6; 7 means forever, as on verbs)
+ * @param prepare         called with the new queue pair before the peer can send to it (before the connect request
+ *                        or the accept goes out): where receives that must be there first are posted; null for none
  */
 public record QueuePairOptions(CompletionQueue sendQueue, CompletionQueue receiveQueue, int sendDepth,
                                int receiveDepth, int maxSendSge, int maxReceiveSge, int maxInlineData,
-                               boolean signalAll, int rnrRetries) {
+                               boolean signalAll, int rnrRetries,
+                               java.util.function.Consumer<QueuePair> prepare) {
 
     public QueuePairOptions {
         Objects.requireNonNull(sendQueue, "sendQueue");
@@ -44,6 +47,13 @@ public record QueuePairOptions(CompletionQueue sendQueue, CompletionQueue receiv
     }
 
     /** @return a builder with defaults: depth 256 each way, 4 gather/scatter entries, 64 inline bytes */
+    /** Runs {@link #prepare()} on a queue pair a provider just created, if there is one. */
+    public void prepare(final QueuePair queuePair) {
+        if (prepare != null) {
+            prepare.accept(queuePair);
+        }
+    }
+
     public static Builder builder(final CompletionQueue sendQueue, final CompletionQueue receiveQueue) {
         return new Builder(sendQueue, receiveQueue);
     }
@@ -59,6 +69,7 @@ public record QueuePairOptions(CompletionQueue sendQueue, CompletionQueue receiv
         private int maxInlineData = 64;
         private boolean signalAll = true;
         private int rnrRetries = 0;
+        private java.util.function.Consumer<QueuePair> prepare;
 
         private Builder(final CompletionQueue sendQueue, final CompletionQueue receiveQueue) {
             this.sendQueue = sendQueue;
@@ -100,9 +111,15 @@ public record QueuePairOptions(CompletionQueue sendQueue, CompletionQueue receiv
             return this;
         }
 
+        /** @param prepare called with the new queue pair before the peer can send to it (see the record) */
+        public Builder prepare(final java.util.function.Consumer<QueuePair> prepare) {
+            this.prepare = prepare;
+            return this;
+        }
+
         public QueuePairOptions build() {
             return new QueuePairOptions(sendQueue, receiveQueue, sendDepth, receiveDepth, maxSendSge, maxReceiveSge,
-                maxInlineData, signalAll, rnrRetries);
+                maxInlineData, signalAll, rnrRetries, prepare);
         }
     }
 }

@@ -89,7 +89,7 @@ public final class FaultInjectingDevice implements RdmaDevice {
     private static QueuePairOptions unwrap(final QueuePairOptions options) {
         return new QueuePairOptions(real(options.sendQueue()), real(options.receiveQueue()), options.sendDepth(),
             options.receiveDepth(), options.maxSendSge(), options.maxReceiveSge(), options.maxInlineData(),
-            options.signalAll(), options.rnrRetries());
+            options.signalAll(), options.rnrRetries(), options.prepare());
     }
 
     private static CompletionQueue real(final CompletionQueue queue) {

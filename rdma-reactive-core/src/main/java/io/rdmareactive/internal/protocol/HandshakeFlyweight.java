@@ -15,7 +15,7 @@ import org.agrona.MutableDirectBuffer;
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  *  |                 Magic = 0x31505252 ("RRP1")                   |  0
  *  +-------------------------------+-------------------------------+
- *  |          Version = 1          |           Flags = 0           |  4
+ *  |          Version = 1          |    Flags (0; 1 = AUTH)        |  4
  *  +-------------------------------+-------------------------------+
  *  |     Max Streams (2..1024)     |         Reserved = 0          |  8
  *  +-------------------------------+-------------------------------+
@@ -86,6 +86,20 @@ public final class HandshakeFlyweight {
     public static final int RECEIVE_REGION_LENGTH_OFFSET = 32;
     /** The length of the handshake. */
     public static final int LENGTH = 40;
+
+    /**
+     * Flag of an authenticated handshake: the receive region's key, address and length are not in it; from
+     * {@link #AUTH_NONCE_OFFSET} it carries a nonce, and in an answer from {@link #AUTH_MAC_OFFSET} the server's MAC
+     * (zeros in a connect request). The keys travel over the connected queue pair once the peer proved it knows the
+     * shared secret ({@link HandshakeAuthentication}).
+     */
+    public static final int FLAG_AUTH = 1;
+    /** Offset of the nonce in an authenticated handshake, where the rkey would be. */
+    public static final int AUTH_NONCE_OFFSET = RECEIVE_REGION_RKEY_OFFSET;
+    /** Offset of the server's MAC in an authenticated answer. */
+    public static final int AUTH_MAC_OFFSET = AUTH_NONCE_OFFSET + 16;
+    /** The length of an authenticated handshake: 52 bytes, within the 55 the verbs provider carries. */
+    public static final int AUTH_LENGTH = AUTH_MAC_OFFSET + 16;
 
     /** The most private data an rdma_cm connect request carries. */
     public static final int MAX_PRIVATE_DATA_LENGTH = 56;
@@ -294,9 +308,12 @@ public final class HandshakeFlyweight {
             return "protocol version " + version + " is not supported (this side speaks " + VERSION + ")";
         }
         final int flags = buffer.getShort(offset + FLAGS_OFFSET, BYTE_ORDER) & 0xFFFF;
-        if (flags != 0) {
+        if (flags != 0 && flags != FLAG_AUTH) {
             return "handshake flags 0x" + Integer.toHexString(flags) + " are not known to version " + VERSION
-                + " (must be 0)";
+                + " (must be 0, or 1 for AUTH)";
+        }
+        if (flags == FLAG_AUTH && length < AUTH_LENGTH) {
+            return "authenticated handshake of " + length + " bytes is shorter than " + AUTH_LENGTH;
         }
         final int reserved = buffer.getShort(offset + RESERVED_OFFSET, BYTE_ORDER) & 0xFFFF;
         if (reserved != 0) {
@@ -316,7 +333,19 @@ public final class HandshakeFlyweight {
             return "max message length " + maxMessageLength + " is not between " + MIN_MESSAGE_LENGTH + " and "
                 + MAX_MESSAGE_LENGTH;
         }
+        if (flags == FLAG_AUTH) {
+            return null; // no keys here: they come over the queue pair, checked there
+        }
         final long regionLength = buffer.getLong(offset + RECEIVE_REGION_LENGTH_OFFSET, BYTE_ORDER);
+        final long required = requiredRegionLength(maxStreams, ringCapacity);
+        if (regionLength < required) {
+            return receiveRegionProblem(regionLength, maxStreams, ringCapacity);
+        }
+        return null;
+    }
+
+    /** @return why a receive region of that length cannot serve those settings, or null if it can */
+    public static String receiveRegionProblem(final long regionLength, final int maxStreams, final int ringCapacity) {
         final long required = requiredRegionLength(maxStreams, ringCapacity);
         if (regionLength < required) {
             return "receive region of " + regionLength + " bytes is smaller than the " + required + " bytes it must "

@@ -149,25 +149,60 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
      */
     public static ProtocolConnection connect(final RdmaDevice device, final String address,
                                              final ProtocolOptions options, final Duration timeout) {
+        return connect(device, address, options, timeout, null);
+    }
+
+    /**
+     * As {@link #connect(RdmaDevice, String, ProtocolOptions, Duration)}; with a secret, the handshake is
+     * authenticated ({@link HandshakeAuthentication}): this side's keys go only to a server that proved it knows the
+     * secret, and the server's keys come only after this side proved it. The whole exchange is bounded by
+     * {@code timeout} and runs on the calling thread.
+     *
+     * @param secret the shared secret (at least 16 bytes), or null for the plain handshake
+     */
+    public static ProtocolConnection connect(final RdmaDevice device, final String address,
+                                             final ProtocolOptions options, final Duration timeout,
+                                             final byte[] secret) {
+        final long deadline = System.nanoTime() + timeout.toNanos();
         final Resources resources = Resources.allocate(device, options);
         try {
             final QueuePair queuePair;
+            final byte[] proposal = secret == null ? handshake(options, resources.remote)
+                : authenticatedHandshake(options, HandshakeAuthentication.nonce());
+            final AuthReceive keysReceive = secret == null ? null : new AuthReceive(resources.local, options);
             try {
-                queuePair = device.connect(address, resources.queuePairOptions(options),
-                    handshake(options, resources.remote), timeout);
+                queuePair = device.connect(address, keysReceive == null ? resources.queuePairOptions(options)
+                    : resources.queuePairOptions(options, keysReceive), proposal, timeout);
             } catch (final ConnectionRejectedException rejected) {
                 final String reason = RejectFlyweight.decode(rejected.privateData());
                 throw new ProtocolException("the peer at '" + address + "' refused the connection: "
                     + (reason != null ? reason : rejected.getMessage()), rejected);
             }
             final HandshakeFlyweight answer = new HandshakeFlyweight();
-            final String problem = checkAnswer(queuePair.peerPrivateData(), options, answer);
+            final byte[] answerData = queuePair.peerPrivateData();
+            String problem = checkAnswer(answerData, options, answer);
+            if (problem == null && (answer.flags() == HandshakeFlyweight.FLAG_AUTH) != (secret != null)) {
+                problem = secret != null ? "the server did not authenticate its answer; set RdmaServer.secret(...)"
+                    : "the server requires an authenticated handshake; set RdmaClient.secret(...)";
+            }
             if (problem != null) {
                 queuePair.close();
                 throw new ProtocolException("the peer at '" + address + "' answered with a handshake this side cannot "
                     + "accept: " + problem);
             }
-            return start(device, agreed(answer, options), resources, queuePair, answer);
+            final ProtocolOptions agreed = agreed(answer, options);
+            if (secret == null) {
+                return start(device, agreed, resources, queuePair, answer);
+            }
+            final AuthExchange exchange = new AuthExchange(secret, proposal, answerData, resources.completions,
+                resources.local, resources.remote, queuePair, keysReceive, "the server at '" + address + "'");
+            try {
+                return start(device, agreed, resources, queuePair,
+                    exchange.asClient(agreed, deadline, timeout.toMillis()));
+            } catch (final RuntimeException ex) {
+                queuePair.close();
+                throw ex;
+            }
         } catch (final RuntimeException ex) {
             resources.close();
             throw ex;
@@ -184,7 +219,10 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     public static ProtocolConnection accept(final RdmaDevice device, final ConnectRequest request,
                                             final ProtocolOptions options) {
         final HandshakeFlyweight proposal = new HandshakeFlyweight();
-        final String problem = checkProposal(request.privateData(), options, proposal);
+        String problem = checkProposal(request.privateData(), options, proposal);
+        if (problem == null && proposal.flags() == HandshakeFlyweight.FLAG_AUTH) {
+            problem = "the client requires an authenticated handshake; set RdmaServer.secret(...)";
+        }
         if (problem != null) {
             final ProtocolException refused = new ProtocolException("refused a connection from "
                 + request.peerDescription() + ": " + problem);
@@ -206,6 +244,98 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         } catch (final RuntimeException ex) {
             resources.close();
             throw ex;
+        }
+    }
+
+    /**
+     * Answers a connect request with the authenticated handshake: as {@link #accept(RdmaDevice, ConnectRequest,
+     * ProtocolOptions)}, but the answer carries a nonce and this side's MAC instead of its keys, and the connection
+     * starts only once the client's proof has arrived and checked ({@link Authenticating#await}). A request without
+     * the AUTH flag is rejected with a reason that names {@code RdmaClient.secret}.
+     *
+     * @param secret the shared secret, at least 16 bytes
+     * @throws ProtocolException if the request was rejected (the peer got the same reason)
+     */
+    public static Authenticating acceptAuthenticated(final RdmaDevice device, final ConnectRequest request,
+                                                     final ProtocolOptions options, final byte[] secret) {
+        final HandshakeFlyweight proposal = new HandshakeFlyweight();
+        final byte[] proposalData = request.privateData();
+        String problem = checkProposal(proposalData, options, proposal);
+        if (problem == null && proposal.flags() != HandshakeFlyweight.FLAG_AUTH) {
+            problem = "the server requires an authenticated handshake; set RdmaClient.secret(...)";
+        }
+        if (problem != null) {
+            final ProtocolException refused = new ProtocolException("refused a connection from "
+                + request.peerDescription() + ": " + problem);
+            reject(device, request, problem, refused);
+            throw refused;
+        }
+        final ProtocolOptions agreed = agreed(proposal, options);
+        final Resources resources;
+        try {
+            resources = Resources.allocate(device, agreed);
+        } catch (final RuntimeException ex) {
+            reject(device, request, "the listener cannot allocate the connection: " + ex.getMessage(), ex);
+            throw ex;
+        }
+        try {
+            final byte[] answer = authenticatedHandshake(agreed, HandshakeAuthentication.nonce());
+            final byte[] serverMac = HandshakeAuthentication.mac(secret, "rr-server",
+                AuthExchange.nonce(proposalData), AuthExchange.nonce(answer), AuthExchange.settings(proposalData),
+                AuthExchange.settings(answer));
+            System.arraycopy(serverMac, 0, answer, HandshakeFlyweight.AUTH_MAC_OFFSET,
+                HandshakeAuthentication.ANSWER_MAC_LENGTH);
+            final AuthReceive proofReceive = new AuthReceive(resources.local, agreed);
+            final QueuePair queuePair = request.accept(resources.queuePairOptions(agreed, proofReceive), answer);
+            return new Authenticating(device, agreed, resources, queuePair, new AuthExchange(secret, proposalData,
+                answer, resources.completions, resources.local, resources.remote, queuePair, proofReceive, "the client " + request.peerDescription()));
+        } catch (final RuntimeException ex) {
+            resources.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * A server's connection between its authenticated answer and the client's proof: nothing of this side's memory
+     * was given away yet. {@link #await} waits for the proof on the calling thread (never the driver's).
+     */
+    public static final class Authenticating {
+        private final RdmaDevice device;
+        private final ProtocolOptions options;
+        private final Resources resources;
+        private final QueuePair queuePair;
+        private final AuthExchange exchange;
+
+        private Authenticating(final RdmaDevice device, final ProtocolOptions options, final Resources resources,
+                               final QueuePair queuePair, final AuthExchange exchange) {
+            this.device = device;
+            this.options = options;
+            this.resources = resources;
+            this.queuePair = queuePair;
+            this.exchange = exchange;
+        }
+
+        /**
+         * Waits for the client's proof, checks it, sends this side's keys and starts the connection.
+         *
+         * @param timeout how long the client has to prove it knows the secret
+         * @throws ProtocolException if the proof did not come in time, was malformed or did not match
+         *     ("authentication failed: ..."); the connection and its resources are released
+         */
+        public ProtocolConnection await(final Duration timeout) {
+            try {
+                return start(device, options, resources, queuePair,
+                    exchange.asServer(options, System.nanoTime() + timeout.toNanos(), timeout.toMillis()));
+            } catch (final RuntimeException ex) {
+                queuePair.close();
+                resources.close();
+                throw ex;
+            }
+        }
+
+        /** @return who is at the other end */
+        public String peerDescription() {
+            return queuePair.peerDescription();
         }
     }
 
@@ -240,6 +370,18 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
      * @param proposal wrapped around the private data when it is a well-formed handshake
      * @return null if acceptable, else the reason (for both sides)
      */
+    /** @return this side's authenticated handshake: its settings, AUTH, a nonce; no keys (and no MAC yet) */
+    private static byte[] authenticatedHandshake(final ProtocolOptions options, final byte[] nonce) {
+        final byte[] privateData = new byte[HandshakeFlyweight.AUTH_LENGTH];
+        final UnsafeBuffer buffer = new UnsafeBuffer(privateData);
+        new HandshakeFlyweight().wrap(buffer, 0).write(options.maxStreams(), options.ringCapacity(),
+            options.maxMessageLength(), 0, 0, 0);
+        buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) HandshakeFlyweight.FLAG_AUTH,
+            HandshakeFlyweight.BYTE_ORDER);
+        System.arraycopy(nonce, 0, privateData, HandshakeFlyweight.AUTH_NONCE_OFFSET, nonce.length);
+        return privateData;
+    }
+
     private static String checkProposal(final byte[] privateData, final ProtocolOptions mine,
                                         final HandshakeFlyweight proposal) {
         final String problem = validate(privateData, proposal);
@@ -841,9 +983,18 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         }
 
         QueuePairOptions queuePairOptions(final ProtocolOptions options) {
+            return builder(options).build();
+        }
+
+        /** With the authenticated handshake's receive posted before the peer can send. */
+        QueuePairOptions queuePairOptions(final ProtocolOptions options, final AuthReceive receive) {
+            return builder(options).prepare(receive::post).build();
+        }
+
+        private QueuePairOptions.Builder builder(final ProtocolOptions options) {
             return QueuePairOptions.builder(completions, completions).sendDepth(sendDepth(options.maxStreams()))
                 .receiveDepth(RECEIVE_DEPTH).maxSendSge(1).maxReceiveSge(1).maxInlineData(64).signalAll(true)
-                .rnrRetries(0).build();
+                .rnrRetries(0);
         }
 
         void close() {

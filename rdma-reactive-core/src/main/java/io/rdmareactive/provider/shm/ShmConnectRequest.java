@@ -47,6 +47,7 @@ final class ShmConnectRequest implements ConnectRequest {
         try {
             final PeerView peer = PeerView.attach(device.directory(), peerDeviceId, peerQpNumber);
             queuePair.connected(peer, channel, peerDescription(), privateData);
+            options.prepare(queuePair);
             final ByteBuffer payload = ByteBuffer.allocate(256 + answer.length);
             CmChannel.putString(payload, device.id());
             payload.putInt(queuePair.number());

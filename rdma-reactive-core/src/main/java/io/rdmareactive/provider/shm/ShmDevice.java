@@ -419,6 +419,7 @@ final class ShmDevice implements RdmaDevice {
                 throw new RdmaException("refused to connect to the listener at '" + address + "': " + otherUser);
             }
             queuePair.makeReady();
+            options.prepare(queuePair);
             final ByteBuffer request = ByteBuffer.allocate(256 + privateData.length);
             request.putInt(CmChannel.MAGIC).putInt(CmChannel.VERSION).putLong(ProcessHandle.current().pid());
             CmChannel.putString(request, id);

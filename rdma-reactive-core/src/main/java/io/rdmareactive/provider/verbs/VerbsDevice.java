@@ -484,6 +484,7 @@ final class VerbsDevice implements RdmaDevice {
                     throw new RdmaException("cannot connect to " + address + ": no route to it (" + answer + ")");
                 }
                 queuePair = createQueuePair(id, options, target.toString());
+                options.prepare(queuePair);
                 check(VerbsLibrary.integer(lib.connect, capture, id, connectionParameters(call, framed,
                     options.rnrRetries())), capture, "rdma_connect", address);
                 answer = await(answers, deadline, address, "the listener's answer");
@@ -568,6 +569,7 @@ final class VerbsDevice implements RdmaDevice {
         try (Arena call = Arena.ofConfined()) {
             final MemorySegment capture = NativeCall.captureSegment(call);
             queuePair = createQueuePair(id, options, peer);
+            options.prepare(queuePair);
             if (VerbsLibrary.integer(lib.accept, capture, id, connectionParameters(call, framed,
                 options.rnrRetries())) != 0) {
                 throw new RdmaException("accepting the connection from " + peer + " failed: rdma_accept returned "

@@ -98,8 +98,14 @@ class HandshakeFlyweightTest {
         handshake.write(2, 4096, 1023, 7, 0, 1L << 40);
         assertThat(validate(buffer, 0, 56)).isEqualTo("max message length 1023 is not between 1024 and 1073741824");
         handshake.write(2, 4096, 1024, 7, 0, 1L << 40);
-        buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) 1, HandshakeFlyweight.BYTE_ORDER);
-        assertThat(validate(buffer, 0, 56)).isEqualTo("handshake flags 0x1 are not known to version 1 (must be 0)");
+        buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) 2, HandshakeFlyweight.BYTE_ORDER);
+        assertThat(validate(buffer, 0, 56))
+            .isEqualTo("handshake flags 0x2 are not known to version 1 (must be 0, or 1 for AUTH)");
+        handshake.write(2, 4096, 1024, 0, 0, 0);
+        buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) HandshakeFlyweight.FLAG_AUTH,
+            HandshakeFlyweight.BYTE_ORDER);
+        assertThat(validate(buffer, 0, 40)).isEqualTo("authenticated handshake of 40 bytes is shorter than 52");
+        assertThat(validate(buffer, 0, 52)).as("AUTH: no keys in the private data, so no region to check").isNull();
         handshake.write(2, 4096, 1024, 7, 0, 1L << 40);
         buffer.putShort(HandshakeFlyweight.RESERVED_OFFSET, (short) 0x100, HandshakeFlyweight.BYTE_ORDER);
         assertThat(validate(buffer, 0, 56)).isEqualTo("handshake reserved field is 0x100 (must be 0)");
@@ -172,8 +178,10 @@ class HandshakeFlyweightTest {
             return new String[] {"magic", Integer.toHexString(f.magic)};
         } else if (f.version != 1) {
             return new String[] {"is not supported", "version " + f.version};
-        } else if (f.flags != 0) {
+        } else if (f.flags != 0 && f.flags != 1) {
             return new String[] {"flags", Integer.toHexString(f.flags)};
+        } else if (f.flags == 1 && f.length < 52) {
+            return new String[] {"authenticated handshake of", f.length + " bytes"};
         } else if (f.reserved != 0) {
             return new String[] {"reserved", Integer.toHexString(f.reserved)};
         } else if (f.maxStreams < 2 || f.maxStreams > 1024) {
@@ -182,7 +190,7 @@ class HandshakeFlyweightTest {
             return new String[] {"is not a power of two", "capacity " + f.ringCapacity + " "};
         } else if (f.maxMessageLength < 1024 || f.maxMessageLength > (1 << 30)) {
             return new String[] {"max message length", "length " + f.maxMessageLength + " "};
-        } else if (f.regionLength < required) {
+        } else if (f.flags == 0 && f.regionLength < required) {
             return new String[] {"receive region of", f.regionLength + " bytes", "the " + required + " bytes"};
         }
         return null;

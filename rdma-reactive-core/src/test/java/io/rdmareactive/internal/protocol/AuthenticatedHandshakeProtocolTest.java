@@ -1,0 +1,325 @@
+package io.rdmareactive.internal.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rdmareactive.spi.Access;
+import io.rdmareactive.spi.CompletionQueue;
+import io.rdmareactive.spi.CompletionStatus;
+import io.rdmareactive.spi.ConnectRequest;
+import io.rdmareactive.spi.DeviceOptions;
+import io.rdmareactive.spi.Listener;
+import io.rdmareactive.spi.MemoryRegion;
+import io.rdmareactive.spi.PostStatus;
+import io.rdmareactive.spi.QueuePair;
+import io.rdmareactive.spi.QueuePairOptions;
+import io.rdmareactive.spi.QueuePairState;
+import io.rdmareactive.spi.RdmaDevice;
+import io.rdmareactive.spi.RdmaProviders;
+import io.rdmareactive.spi.ReceiveWorkRequest;
+import io.rdmareactive.spi.SendWorkRequest;
+import io.rdmareactive.spi.WorkRequestOpcode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The authenticated handshake at the protocol level, against well-behaved peers and a rogue client written against
+ * the provider SPI (it speaks the handshake by hand, with or without the secret): what each side reads when it fails,
+ * and that a side never gives its keys to a peer that did not prove it knows the secret.
+ */
+class AuthenticatedHandshakeProtocolTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final byte[] SECRET = "correct horse battery staple!!".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] OTHER = "another secret, just as long..".getBytes(StandardCharsets.US_ASCII);
+    private static final ProtocolOptions OPTIONS = new ProtocolOptions(2, 4096, 4096, Duration.ofSeconds(1),
+        Duration.ofSeconds(5));
+
+    private Path directory;
+    private RdmaDevice serverDevice;
+    private RdmaDevice clientDevice;
+    private Listener listener;
+
+    @BeforeEach
+    void open() throws IOException {
+        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
+        serverDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
+        clientDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
+        listener = serverDevice.listen("auth");
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        listener.close();
+        clientDevice.close();
+        serverDevice.close();
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+    }
+
+    /** Accepts one request with the secret on another thread: the connection, or what failed. */
+    private CompletableFuture<Object> serve(final byte[] secret, final Duration proofTimeout) {
+        return CompletableFuture.supplyAsync(() -> {
+            final ConnectRequest request = listener.accept(TIMEOUT);
+            try {
+                return ProtocolConnection.acceptAuthenticated(serverDevice, request, OPTIONS, secret)
+                    .await(proofTimeout);
+            } catch (final RuntimeException ex) {
+                return ex;
+            }
+        });
+    }
+
+    @Test
+    void peersWithTheSameSecretConnectAndTheDataPathCarriesFrames() throws Exception {
+        final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
+        try (ProtocolConnection client = ProtocolConnection.connect(clientDevice, "auth", OPTIONS, TIMEOUT, SECRET);
+             ProtocolConnection accepted = (ProtocolConnection) server.get()) {
+            final ProtocolStream out = client.stream(1);
+            final int index = out.claim(5);
+            out.buffer().putBytes(index, "hello".getBytes(StandardCharsets.US_ASCII));
+            out.commit(ProtocolStream.WHOLE);
+            final List<String> received = new ArrayList<>();
+            final long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (received.isEmpty() && System.nanoTime() < deadline) {
+                client.doWork(System.nanoTime());
+                accepted.doWork(System.nanoTime());
+                accepted.stream(1).poll((buffer, at, length, type, flags) -> {
+                    final byte[] bytes = new byte[length];
+                    buffer.getBytes(at, bytes);
+                    received.add(new String(bytes, StandardCharsets.US_ASCII));
+                });
+                Thread.onSpinWait();
+            }
+            assertThat(received).containsExactly("hello");
+            assertThat(client.error()).isNull();
+            assertThat(accepted.error()).isNull();
+        }
+    }
+
+    @Test
+    void aWrongSecretFailsBothSidesSayingAuthenticationFailed() throws Exception {
+        final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
+        assertThatThrownBy(() -> ProtocolConnection.connect(clientDevice, "auth", OPTIONS, TIMEOUT, OTHER))
+            .isInstanceOf(ProtocolException.class)
+            .hasMessageContaining("authentication failed")
+            .hasMessageContaining("does not know the secret");
+        assertThat(server.get()).isInstanceOf(ProtocolException.class)
+            .asString().contains("authentication failed");
+    }
+
+    @Test
+    void aSecretOnTheServerOnlyIsRefusedWithAReasonNamingTheClientsSetting() throws Exception {
+        final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
+        assertThatThrownBy(() -> ProtocolConnection.connect(clientDevice, "auth", OPTIONS, TIMEOUT))
+            .isInstanceOf(ProtocolException.class)
+            .hasMessageContaining("the server requires an authenticated handshake; set RdmaClient.secret(...)");
+        assertThat(server.get()).isInstanceOf(ProtocolException.class).asString()
+            .contains("the server requires an authenticated handshake; set RdmaClient.secret(...)");
+    }
+
+    @Test
+    void aSecretOnTheClientOnlyIsRefusedWithAReasonNamingTheServersSetting() throws Exception {
+        final CompletableFuture<Object> server = CompletableFuture.supplyAsync(() -> {
+            try {
+                return ProtocolConnection.accept(serverDevice, listener.accept(TIMEOUT), OPTIONS);
+            } catch (final RuntimeException ex) {
+                return ex;
+            }
+        });
+        assertThatThrownBy(() -> ProtocolConnection.connect(clientDevice, "auth", OPTIONS, TIMEOUT, SECRET))
+            .isInstanceOf(ProtocolException.class)
+            .hasMessageContaining("the client requires an authenticated handshake; set RdmaServer.secret(...)");
+        assertThat(server.get()).isInstanceOf(ProtocolException.class).asString()
+            .contains("the client requires an authenticated handshake; set RdmaServer.secret(...)");
+    }
+
+    @Test
+    void theAnswerToAClientWithoutTheSecretCarriesANonceAndAMacButNoKey() throws Exception {
+        final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
+        try (Rogue rogue = Rogue.connect(clientDevice, "auth")) {
+            final byte[] answer = rogue.answer;
+            assertThat(answer).hasSize(HandshakeFlyweight.AUTH_LENGTH);
+            final HandshakeFlyweight handshake = new HandshakeFlyweight().wrap(new UnsafeBuffer(answer), 0);
+            assertThat(handshake.flags()).isEqualTo(HandshakeFlyweight.FLAG_AUTH);
+            // where the keys would be: exactly the server's nonce and its MAC over the exchange, nothing else
+            final byte[] expected = HandshakeAuthentication.mac(SECRET, "rr-server", AuthExchange.nonce(rogue.proposal),
+                AuthExchange.nonce(answer), AuthExchange.settings(rogue.proposal), AuthExchange.settings(answer));
+            assertThat(Arrays.copyOfRange(answer, HandshakeFlyweight.AUTH_MAC_OFFSET, HandshakeFlyweight.AUTH_LENGTH))
+                .isEqualTo(Arrays.copyOf(expected, HandshakeAuthentication.ANSWER_MAC_LENGTH));
+
+            rogue.send(forged(new byte[HandshakeAuthentication.MAC_LENGTH], rogue));
+            assertThat(server.get()).isInstanceOf(ProtocolException.class).asString()
+                .contains("authentication failed").contains("does not match");
+            assertThat(rogue.awaitReceive()).as("what the server sent the rogue: nothing, its receive was flushed")
+                .isNotEqualTo(CompletionStatus.SUCCESS);
+        }
+    }
+
+    @Test
+    void aReplayedProofOfAnEarlierExchangeIsRefused() throws Exception {
+        final CompletableFuture<Object> first = serve(SECRET, TIMEOUT);
+        final byte[] proof;
+        try (Rogue honest = Rogue.connect(clientDevice, "auth")) {
+            proof = honest.proof(SECRET);
+            honest.send(proof);
+            assertThat(honest.awaitReceive()).as("the server's keys, for a client that knows the secret")
+                .isEqualTo(CompletionStatus.SUCCESS);
+            ((ProtocolConnection) first.get()).close();
+        }
+        final CompletableFuture<Object> second = serve(SECRET, TIMEOUT);
+        try (Rogue replayer = Rogue.connect(clientDevice, "auth")) {
+            replayer.send(proof);
+            assertThat(second.get()).isInstanceOf(ProtocolException.class).asString()
+                .contains("authentication failed").contains("does not match");
+            assertThat(replayer.awaitReceive()).isNotEqualTo(CompletionStatus.SUCCESS);
+        }
+    }
+
+    @Test
+    void aShortProofIsAProtocolError() throws Exception {
+        final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
+        try (Rogue rogue = Rogue.connect(clientDevice, "auth")) {
+            rogue.send(new byte[10]);
+            assertThat(server.get()).isInstanceOf(ProtocolException.class).asString()
+                .contains("authentication failed: the proof of").contains("is 10 bytes, not 52 (protocol error)");
+            assertThat(rogue.awaitReceive()).isNotEqualTo(CompletionStatus.SUCCESS);
+        }
+    }
+
+    @Test
+    void aProofLongerThanTheReceiveBufferEndsTheConnection() throws Exception {
+        final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
+        try (Rogue rogue = Rogue.connect(clientDevice, "auth")) {
+            final byte[] garbage = new byte[200];
+            Arrays.fill(garbage, (byte) 0x5A);
+            rogue.send(garbage);
+            assertThat(server.get()).isInstanceOf(ProtocolException.class).asString()
+                .contains("authentication failed");
+            assertThat(rogue.awaitReceive()).isNotEqualTo(CompletionStatus.SUCCESS);
+        }
+    }
+
+    @Test
+    void aClientThatNeverProvesItselfIsDroppedAtTheTimeout() throws Exception {
+        final CompletableFuture<Object> server = serve(SECRET, Duration.ofMillis(300));
+        try (Rogue rogue = Rogue.connect(clientDevice, "auth")) {
+            assertThat(server.get()).isInstanceOf(ProtocolException.class).asString()
+                .contains("authentication failed: no proof from").contains("in time (300 ms); the connection is dropped");
+            assertThat(rogue.awaitReceive()).isNotEqualTo(CompletionStatus.SUCCESS);
+        }
+    }
+
+    private static byte[] forged(final byte[] mac, final Rogue rogue) {
+        final byte[] message = new byte[HandshakeAuthentication.MESSAGE_LENGTH];
+        System.arraycopy(mac, 0, message, 0, mac.length);
+        System.arraycopy(rogue.keys(), 0, message, HandshakeAuthentication.MAC_LENGTH,
+            HandshakeAuthentication.MESSAGE_LENGTH - HandshakeAuthentication.MAC_LENGTH);
+        return message;
+    }
+
+    /** A client that speaks the authenticated handshake by hand through the SPI. */
+    private static final class Rogue implements AutoCloseable {
+        final CompletionQueue completions;
+        final MemoryRegion memory;
+        final QueuePair queuePair;
+        final byte[] proposal;
+        final byte[] answer;
+
+        private Rogue(final CompletionQueue completions, final MemoryRegion memory, final QueuePair queuePair,
+                      final byte[] proposal) {
+            this.completions = completions;
+            this.memory = memory;
+            this.queuePair = queuePair;
+            this.proposal = proposal;
+            this.answer = queuePair.peerPrivateData();
+        }
+
+        static Rogue connect(final RdmaDevice device, final String address) {
+            final CompletionQueue completions = device.createCompletionQueue(16);
+            final MemoryRegion memory = device.allocateRegion(16384, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            final byte[] proposal = new byte[HandshakeFlyweight.AUTH_LENGTH];
+            final UnsafeBuffer buffer = new UnsafeBuffer(proposal);
+            new HandshakeFlyweight().wrap(buffer, 0).write(OPTIONS.maxStreams(), OPTIONS.ringCapacity(),
+                OPTIONS.maxMessageLength(), 0, 0, 0);
+            buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) HandshakeFlyweight.FLAG_AUTH,
+                HandshakeFlyweight.BYTE_ORDER);
+            System.arraycopy(HandshakeAuthentication.nonce(), 0, proposal, HandshakeFlyweight.AUTH_NONCE_OFFSET, 16);
+            final QueuePairOptions options = QueuePairOptions.builder(completions, completions).sendDepth(4)
+                .receiveDepth(4).maxSendSge(1).maxReceiveSge(1).prepare(queuePair -> {
+                    final ReceiveWorkRequest receive = queuePair.newReceiveRequest(1);
+                    receive.clear().add(7).sge(memory.address() + 8192, 256, memory.lkey());
+                    assertThat(queuePair.postReceive(receive)).isEqualTo(PostStatus.OK);
+                }).build();
+            return new Rogue(completions, memory, device.connect(address, options, proposal, TIMEOUT), proposal);
+        }
+
+        byte[] keys() {
+            final byte[] keys = new byte[20];
+            final UnsafeBuffer buffer = new UnsafeBuffer(keys);
+            buffer.putInt(0, memory.rkey(), HandshakeFlyweight.BYTE_ORDER);
+            buffer.putLong(4, memory.address(), HandshakeFlyweight.BYTE_ORDER);
+            buffer.putLong(12, memory.length(), HandshakeFlyweight.BYTE_ORDER);
+            return keys;
+        }
+
+        /** @return the proof an honest client with that secret sends in this exchange */
+        byte[] proof(final byte[] secret) {
+            return forged(HandshakeAuthentication.mac(secret, "rr-client", AuthExchange.nonce(answer),
+                AuthExchange.nonce(proposal), AuthExchange.settings(proposal), AuthExchange.settings(answer), keys()),
+                this);
+        }
+
+        void send(final byte[] message) {
+            new UnsafeBuffer(memory.address(), 4096).putBytes(0, message);
+            final SendWorkRequest send = queuePair.newSendRequest(1);
+            send.clear();
+            send.add(1, WorkRequestOpcode.SEND, 0).sge(memory.address(), message.length, memory.lkey());
+            assertThat(queuePair.postSend(send)).isEqualTo(PostStatus.OK);
+        }
+
+        /** @return the status of the rogue's one receive, once it completes or the connection ends */
+        int awaitReceive() {
+            final int[] status = {-1};
+            final long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (status[0] < 0 && System.nanoTime() < deadline) {
+                completions.poll(completion -> {
+                    if (completion.isReceive()) {
+                        status[0] = completion.status();
+                    }
+                }, 4);
+                if (status[0] < 0 && queuePair.state() != QueuePairState.READY_TO_SEND) {
+                    completions.poll(completion -> {
+                        if (completion.isReceive()) {
+                            status[0] = completion.status();
+                        }
+                    }, 4);
+                    return status[0] < 0 ? CompletionStatus.WR_FLUSH_ERR : status[0];
+                }
+                Thread.onSpinWait();
+            }
+            return status[0];
+        }
+
+        @Override
+        public void close() {
+            queuePair.close();
+            completions.close();
+            memory.close();
+        }
+    }
+}
