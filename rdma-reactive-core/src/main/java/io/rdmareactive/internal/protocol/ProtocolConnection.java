@@ -209,6 +209,40 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         }
     }
 
+    /** A connect request whose handshake was acceptable, with the agreed options and the connection's memory. */
+    private record Admitted(ProtocolOptions agreed, Resources resources) {
+    }
+
+    /**
+     * Checks a connect request's handshake (into {@code proposal}) and allocates its connection; rejects it with the
+     * reason, which the peer reads too, when the handshake is unacceptable, when exactly one side asks for the
+     * authenticated handshake, or when the connection cannot be allocated.
+     *
+     * @throws ProtocolException if the request was rejected for its handshake
+     */
+    private static Admitted admit(final RdmaDevice device, final ConnectRequest request, final ProtocolOptions options,
+                                  final HandshakeFlyweight proposal, final boolean authenticated) {
+        String problem = checkProposal(request.privateData(), options, proposal);
+        if (problem == null && (proposal.flags() == HandshakeFlyweight.FLAG_AUTH) != authenticated) {
+            problem = authenticated
+                ? "the server requires an authenticated handshake; set RdmaClient.secret(...)"
+                : "the client requires an authenticated handshake; set RdmaServer.secret(...)";
+        }
+        if (problem != null) {
+            final ProtocolException refused = new ProtocolException("refused a connection from "
+                + request.peerDescription() + ": " + problem);
+            reject(device, request, problem, refused);
+            throw refused;
+        }
+        final ProtocolOptions agreed = agreed(proposal, options);
+        try {
+            return new Admitted(agreed, Resources.allocate(device, agreed));
+        } catch (final RuntimeException ex) {
+            reject(device, request, "the listener cannot allocate the connection: " + ex.getMessage(), ex);
+            throw ex;
+        }
+    }
+
     /**
      * Answers a connect request: accepts it if its handshake is acceptable (at most this side's stream slots and ring
      * capacity; the smaller maximum message length is agreed), rejects it with the reason otherwise. A request whose
@@ -219,24 +253,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     public static ProtocolConnection accept(final RdmaDevice device, final ConnectRequest request,
                                             final ProtocolOptions options) {
         final HandshakeFlyweight proposal = new HandshakeFlyweight();
-        String problem = checkProposal(request.privateData(), options, proposal);
-        if (problem == null && proposal.flags() == HandshakeFlyweight.FLAG_AUTH) {
-            problem = "the client requires an authenticated handshake; set RdmaServer.secret(...)";
-        }
-        if (problem != null) {
-            final ProtocolException refused = new ProtocolException("refused a connection from "
-                + request.peerDescription() + ": " + problem);
-            reject(device, request, problem, refused);
-            throw refused;
-        }
-        final ProtocolOptions agreed = agreed(proposal, options);
-        final Resources resources;
-        try {
-            resources = Resources.allocate(device, agreed);
-        } catch (final RuntimeException ex) {
-            reject(device, request, "the listener cannot allocate the connection: " + ex.getMessage(), ex);
-            throw ex;
-        }
+        final Admitted admitted = admit(device, request, options, proposal, false);
+        final ProtocolOptions agreed = admitted.agreed();
+        final Resources resources = admitted.resources();
         try {
             final QueuePair queuePair = request.accept(resources.queuePairOptions(agreed),
                 handshake(agreed, resources.remote));
@@ -260,24 +279,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                                                      final ProtocolOptions options, final byte[] secret) {
         final HandshakeFlyweight proposal = new HandshakeFlyweight();
         final byte[] proposalData = request.privateData();
-        String problem = checkProposal(proposalData, options, proposal);
-        if (problem == null && proposal.flags() != HandshakeFlyweight.FLAG_AUTH) {
-            problem = "the server requires an authenticated handshake; set RdmaClient.secret(...)";
-        }
-        if (problem != null) {
-            final ProtocolException refused = new ProtocolException("refused a connection from "
-                + request.peerDescription() + ": " + problem);
-            reject(device, request, problem, refused);
-            throw refused;
-        }
-        final ProtocolOptions agreed = agreed(proposal, options);
-        final Resources resources;
-        try {
-            resources = Resources.allocate(device, agreed);
-        } catch (final RuntimeException ex) {
-            reject(device, request, "the listener cannot allocate the connection: " + ex.getMessage(), ex);
-            throw ex;
-        }
+        final Admitted admitted = admit(device, request, options, proposal, true);
+        final ProtocolOptions agreed = admitted.agreed();
+        final Resources resources = admitted.resources();
         try {
             final byte[] answer = authenticatedHandshake(agreed, HandshakeAuthentication.nonce());
             final byte[] serverMac = HandshakeAuthentication.mac(secret, "rr-server",
