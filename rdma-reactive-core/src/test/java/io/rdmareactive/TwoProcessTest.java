@@ -3,6 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.spi.demo.ChildJvmCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -169,14 +170,10 @@ class TwoProcessTest {
         }
 
         static Child start(final String... arguments) {
-            final List<String> command = new ArrayList<>(List.of(
-                System.getProperty("java.home") + "/bin/java",
-                "--enable-native-access=ALL-UNNAMED",
-                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-                "-Xmx256m",
-                "-Drdma.idle=backoff"));
-            command.addAll(ShmTestSupport.childProperties());
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildPeer.class.getName()));
+            final List<String> options = new ArrayList<>(List.of("-Xmx256m", "-Drdma.idle=backoff"));
+            options.addAll(ShmTestSupport.childProperties());
+            final List<String> command = new ArrayList<>(
+                ChildJvmCommand.of(ChildPeer.class, options.toArray(String[]::new)));
             command.addAll(List.of(arguments));
             try {
                 return new Child(new ProcessBuilder(command).redirectErrorStream(true).start());

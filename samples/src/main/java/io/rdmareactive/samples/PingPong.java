@@ -10,6 +10,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -312,10 +313,11 @@ public final class PingPong {
 
         static PongProcess start(final Settings settings, final String address, final PrintStream out)
             throws IOException, InterruptedException {
-            final List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), PingPong.class.getName(),
+            // the pong runs with this JVM's options (heap, collector, flags), so both sides are measured alike
+            final List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), PingPong.class.getName(),
                 "--role=pong", "--once", "--address=" + address, "--provider=" + settings.provider,
                 "--idle=" + settings.idle));
             if (settings.directory != null) {

@@ -96,12 +96,9 @@ public final class SpiPingPong {
     }
 
     private static Process startPong(final Arguments arguments, final String address) throws Exception {
-        final List<String> command = new ArrayList<>(List.of(
-            ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"),
-            "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-cp", System.getProperty("java.class.path"), SpiPingPong.class.getName(),
-            "--role=pong", "--address=" + address, "--size=" + arguments.size, "--provider=" + arguments.provider,
-            "--round-trips=" + arguments.roundTrips));
+        final List<String> command = new ArrayList<>(ChildJvmCommand.of(SpiPingPong.class));
+        command.addAll(List.of("--role=pong", "--address=" + address, "--size=" + arguments.size,
+            "--provider=" + arguments.provider, "--round-trips=" + arguments.roundTrips));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         Thread.ofPlatform().daemon().name("pong-output").start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(),

@@ -1,6 +1,7 @@
 /**
  * A runnable demonstration of the provider SPI: {@link io.rdmareactive.spi.demo.SpiPingPong}, two processes
  * exchanging RDMA WRITE WITH IMMEDIATE messages and printing round-trip percentiles. It uses only the
- * {@link io.rdmareactive.spi} package, as the protocol layer does.
+ * {@link io.rdmareactive.spi} package, as the protocol layer does. {@link io.rdmareactive.spi.demo.ChildJvmCommand}
+ * builds the command line of the second process, with the first one's JVM options.
  */
 package io.rdmareactive.spi.demo;

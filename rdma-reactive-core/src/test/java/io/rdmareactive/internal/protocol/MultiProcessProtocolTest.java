@@ -7,6 +7,7 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
+import io.rdmareactive.spi.demo.ChildJvmCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -130,10 +131,8 @@ class MultiProcessProtocolTest {
     }
 
     private void startChild(final String... args) throws IOException {
-        final List<String> command = new ArrayList<>(List.of(System.getProperty("java.home") + "/bin/java",
-            "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-Xmx256m", "-cp", System.getProperty("java.class.path"), ProtocolPeer.class.getName(), args[0],
-            directory.toString()));
+        final List<String> command = new ArrayList<>(ChildJvmCommand.of(ProtocolPeer.class, "-Xmx256m"));
+        command.addAll(List.of(args[0], directory.toString()));
         for (int i = 1; i < args.length; i++) {
             command.add(args[i]);
         }

@@ -1,5 +1,6 @@
 package io.rdmareactive.spi.conformance;
 
+import io.rdmareactive.spi.demo.ChildJvmCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -28,17 +29,8 @@ final class ChildJvm implements AutoCloseable {
 
     /** Starts {@code java ... ConformancePeer args} with this JVM's class path and the build's JVM flags. */
     static ChildJvm start(final List<String> peerArguments) {
-        final List<String> command = new ArrayList<>();
-        command.add(System.getProperty("java.home") + "/bin/java");
-        command.add("--enable-native-access=ALL-UNNAMED");
-        command.add("--add-exports");
-        command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
-        command.add("-Xmx128m");
-        command.add("-XX:TieredStopAtLevel=1");
-        command.add("-Drdma.idle=" + System.getProperty("rdma.idle", "backoff"));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(ConformancePeer.class.getName());
+        final List<String> command = new ArrayList<>(ChildJvmCommand.of(ConformancePeer.class, "-Xmx128m",
+            "-XX:TieredStopAtLevel=1", "-Drdma.idle=" + System.getProperty("rdma.idle", "backoff")));
         command.addAll(peerArguments);
         try {
             return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
