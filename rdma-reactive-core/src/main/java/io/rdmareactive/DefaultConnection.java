@@ -12,6 +12,7 @@ import io.rdmareactive.internal.protocol.StreamActivity;
 import io.rdmareactive.internal.reactive.ErrorFactory;
 import io.rdmareactive.internal.reactive.InboundStream;
 import io.rdmareactive.internal.reactive.OutboundStream;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.agrona.concurrent.AtomicBuffer;
 import org.reactivestreams.Publisher;
@@ -97,8 +98,16 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         return closed.asMono();
     }
 
+    /**
+     * Runs the task on the connection's worker; once the connection has been disposed (the worker is gone, the
+     * memory released) on the calling thread: every task checks {@code released} and then only ends things.
+     */
     void onWorker(final Runnable task) {
-        worker.schedule(task);
+        try {
+            worker.schedule(task);
+        } catch (final RejectedExecutionException gone) {
+            task.run();
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ requests
@@ -139,7 +148,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
 
     /** Takes a free stream of this side's parity and opens it (on the worker). */
     private Mono<StreamChannel> open(final StreamKind kind) {
-        return Mono.create(sink -> worker.schedule(() -> {
+        return Mono.create(sink -> onWorker(() -> {
             if (released || protocol.isTerminated()) {
                 sink.error(connectionFailed(protocol.error() != null ? protocol.error() : "the connection was closed"));
                 return;
@@ -183,7 +192,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         }
         final int use = channel.use();
         Flux.defer(() -> streamHandler.handle(kind, channel, channel))
-            .doFinally(signal -> worker.schedule(() -> channel.finishServing(use)))
+            .doFinally(signal -> onWorker(() -> channel.finishServing(use)))
             .subscribe(null, error -> System.getLogger(DefaultConnection.class.getName())
                 .log(System.Logger.Level.WARNING, "the " + kind + " handler failed", error));
     }
@@ -250,7 +259,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         final StreamChannel channel = channels[stream];
         channel.signalInbound();
         if (stream != DEFAULT_STREAM) {
-            worker.schedule(() -> acceptRemoteOpen(channel));
+            onWorker(() -> acceptRemoteOpen(channel));
         }
     }
 
@@ -269,7 +278,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             runtime.counters.errors().increment();
         }
         signalAll();
-        worker.schedule(this::disposeWhenIdle);
+        onWorker(this::disposeWhenIdle);
     }
 
     private void signalAll() {
@@ -310,10 +319,10 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         if (!disposed.compareAndSet(false, true)) {
             return;
         }
-        worker.schedule(() -> {
+        onWorker(() -> {
             released = true;
             signalAll(); // subscribers see the end
-            final Runnable afterClose = () -> worker.schedule(this::finishDispose);
+            final Runnable afterClose = () -> onWorker(this::finishDispose);
             if (!runtime.driver.close(protocol, config.livenessTimeout().toNanos(), afterClose)) {
                 protocol.close(); // the driver is gone: nothing else can be touching the connection
                 afterClose.run();

@@ -266,4 +266,32 @@ class DisposalTest {
             server.dispose();
         }
     }
+
+    @Test
+    void usingAConnectionAfterItWasDisposedFailsWithAnErrorThatSaysItWasClosed() {
+        final String address = ShmTestSupport.uniqueAddress("use-after-dispose");
+        final DisposableServer server = ShmTestSupport.server(directory, address)
+            .handle((in, out) -> out.send(in.receive(Codecs.UTF8_STRING), Codecs.UTF8_STRING))
+            .bind().block(ShmTestSupport.BOUND);
+        try {
+            final Connection connection = ShmTestSupport.client(directory, address).connect()
+                .block(ShmTestSupport.BOUND);
+            connection.dispose();
+            assertThat(errorOf(connection.onDispose())).as("how the connection ended").isNull();
+
+            // each use finds the connection's worker gone: it must fail naming the closed connection, not the
+            // scheduler that is no longer there
+            assertThat(errorOf(connection.inbound().receive(Codecs.UTF8_STRING).then()))
+                .as("subscribing to the inbound").isInstanceOf(RdmaConnectionException.class)
+                .hasMessageContaining("the connection was closed");
+            assertThat(errorOf(connection.outbound().send(Flux.just("late"), Codecs.UTF8_STRING)))
+                .as("sending").isInstanceOf(RdmaConnectionException.class)
+                .hasMessageContaining("the connection was closed");
+            assertThat(errorOf(connection.requestResponse("late", Codecs.UTF8_STRING, Codecs.UTF8_STRING)))
+                .as("a request").isInstanceOf(RdmaConnectionException.class)
+                .hasMessageContaining("the connection was closed");
+        } finally {
+            server.dispose();
+        }
+    }
 }

@@ -83,6 +83,8 @@ public final class PingPong {
     private static final Set<String> OPTIONS = Set.of("role", "address", "round-trips", "size", "idle", "directory",
         "provider", "once");
     private static final Duration STARTUP = Duration.ofSeconds(30);
+    /** The longest wait for one echo: a slow machine only makes the run longer, a stuck peer ends it. */
+    private static final Duration ECHO_TIMEOUT = Duration.ofSeconds(30);
     private static final String LISTENING = "pong: listening at ";
     private static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
 
@@ -161,13 +163,14 @@ public final class PingPong {
         try {
             final Connection connection = client(settings, address).connect().block(STARTUP);
             try {
-                pinger.run(connection, Duration.ofSeconds(30).plusMillis(2L * settings.roundTrips));
+                pinger.run(connection, ECHO_TIMEOUT);
                 // the side that has read everything lets the other close: see the class comment
                 connection.onDispose().onErrorComplete().block(Duration.ofSeconds(10));
             } catch (final ExecutionException ex) {
                 failure = String.valueOf(ex.getCause());
             } catch (final TimeoutException ex) {
-                failure = "timed out after " + pinger.received + " round trips";
+                failure = "no echo for " + ECHO_TIMEOUT.toSeconds() + " s after " + pinger.received
+                    + " round trips: the pong or the connection is stuck";
             } finally {
                 connection.dispose();
                 connection.onDispose().onErrorComplete().block(Duration.ofSeconds(10));
@@ -239,7 +242,8 @@ public final class PingPong {
             this.message = new byte[size];
         }
 
-        void run(final Connection connection, final Duration timeout)
+        /** Runs every round trip; fails if one echo takes longer than {@code echoTimeout}. */
+        void run(final Connection connection, final Duration echoTimeout)
             throws InterruptedException, ExecutionException, TimeoutException {
             // take(n) cancels the inbound after the last echo: the pong's send then ends, and the pong closes
             final CompletableFuture<Void> echoes = connection.inbound().receive(views).doOnNext(this::onEcho)
@@ -248,7 +252,18 @@ public final class PingPong {
                 .subscribe(null, echoes::completeExceptionally);
             try {
                 send(0);
-                echoes.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                int seen = -1;
+                while (true) {
+                    try {
+                        echoes.get(echoTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                        break;
+                    } catch (final TimeoutException stillRunning) {
+                        if (received == seen) {
+                            throw stillRunning; // not one echo in the whole wait
+                        }
+                        seen = received;
+                    }
+                }
             } finally {
                 sending.dispose();
             }

@@ -74,6 +74,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     private long nowNanos;
     private long lastReceivedNanos;
+    /** When the last duty cycle ran: a long gap since then was this side's own pause, not the peer's silence. */
+    private long lastCycleNanos;
     private long lastSentNanos;
     private long receivesPosted;
     private int receivesToRepost;
@@ -551,6 +553,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             return 0;
         }
         nowNanos = now;
+        forgiveOwnPause(now);
         int work = completions.poll(this, COMPLETIONS_PER_POLL);
         if (work < 0) {
             fail("the completion queue overflowed");
@@ -803,6 +806,20 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             }
         }
         return frames;
+    }
+
+    /**
+     * A gap of more than half the liveness timeout since this side's last duty cycle was this side's own pause (a
+     * stop-the-world collection, a stopped process, a stalled virtual machine): the peer's silence over that time is
+     * not held against it, or every connection would end after a long enough pause of this side alone. An idle
+     * strategy parks for at most a second, far less than half the default timeout of 5 s.
+     */
+    private void forgiveOwnPause(final long now) {
+        final long gap = now - lastCycleNanos;
+        if (lastCycleNanos != 0 && gap > options.livenessTimeout().toNanos() / 2) {
+            lastReceivedNanos += gap;
+        }
+        lastCycleNanos = now;
     }
 
     private void keepAlive(final long now) {

@@ -9,6 +9,7 @@ import io.rdmareactive.internal.protocol.FrameHeaderFlyweight;
 import io.rdmareactive.internal.protocol.MessageAssembler;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -114,7 +115,13 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     /** Something happened (frames arrived, the connection ended): drain on the worker. Safe from any thread. */
     public void signal() {
         if (wip.getAndIncrement() == 0) {
-            worker.schedule(this);
+            try {
+                worker.schedule(this);
+            } catch (final RejectedExecutionException gone) {
+                // the connection's worker is disposed only after its memory was released: this drain touches no
+                // ring, it only ends the stream with the connection's error, so it may run on this thread
+                run();
+            }
         }
     }
 

@@ -5,6 +5,7 @@ import io.rdmareactive.internal.driver.DriverCounters;
 import io.rdmareactive.internal.protocol.MessageFragmenter;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -138,7 +139,13 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     /** Something happened (demand, ring space, upstream signals, the connection ended): drain on the worker. */
     public void signal() {
         if (wip.getAndIncrement() == 0) {
-            worker.schedule(this);
+            try {
+                worker.schedule(this);
+            } catch (final RejectedExecutionException gone) {
+                // the connection's worker is disposed only after its memory was released: this drain touches no
+                // ring, it only ends the stream with the connection's error, so it may run on this thread
+                run();
+            }
         }
     }
 

@@ -254,6 +254,25 @@ class ProtocolConnectionTest {
         }
     }
 
+    @Test
+    void aPauseOfThisSideLongerThanTheLivenessTimeoutIsNotTakenForThePeersDeath() throws InterruptedException {
+        final ProtocolOptions quick = new ProtocolOptions(2, 4096, 4096, Duration.ofMillis(20), Duration.ofMillis(200));
+        try (ConnectionPair pair = ConnectionPair.open(quick)) {
+            for (int i = 0; i < 20; i++) {
+                pair.pump();
+            }
+            // both sides stop, as in a collector's stop-the-world pause of a process that holds both ends
+            Thread.sleep(3 * 200);
+            pair.server.doWork(System.nanoTime()); // runs before the client has sent anything again
+            assertThat(pair.server.error()).as("the server's verdict right after its own pause").isNull();
+            for (int i = 0; i < 20; i++) {
+                pair.pump();
+            }
+            assertThat(pair.server.error()).as("once both run again").isNull();
+            assertThat(pair.client.error()).as("the client").isNull();
+        }
+    }
+
     /** Checks each message: stream, sequence, length, CRC32C of the payload. */
     static final class Receiver implements FrameConsumer {
         final int stream;
