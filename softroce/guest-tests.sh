@@ -137,10 +137,13 @@ if [ ! -r "$SOFTROCE_CORE_TEST_CP" ] || [ ! -d "$test_classes" ]; then
 else
   junit_log=/tmp/junit.log
   # As under surefire: the module directory as working directory (read-only here: tests write under /tmp or
-  # /dev/shm), rdma.idle=backoff; jqwik's database goes to /tmp.
+  # /dev/shm), rdma.idle=backoff; jqwik's database goes to /tmp. An emulated machine is many times slower, and on a
+  # loaded host one of its threads can stand still for seconds: the tests' waits are stretched from 30 s to 120 s,
+  # and the liveness timeout of connections whose test does not set its own from 5 s to 30 s.
   cd "$SOFTROCE_REPO/rdma-reactive-core"
   for attempt in 1 2; do
     timeout "${SOFTROCE_JUNIT_TIMEOUT:-900}" "$JAVA" "${JVM_FLAGS[@]}" -Drdma.idle=backoff \
+      -Drr.test.boundSeconds=120 -Drr.test.livenessSeconds=30 \
       -cp "$SOFTROCE_JUNIT_JAR:$(cat "$SOFTROCE_CORE_TEST_CP")" \
       org.junit.platform.console.ConsoleLauncher execute --disable-banner --disable-ansi-colors --details=tree \
       ${SOFTROCE_JUNIT_SELECT:---scan-class-path $test_classes --include-tag verbs} \

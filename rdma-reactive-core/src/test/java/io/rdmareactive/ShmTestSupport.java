@@ -18,8 +18,18 @@ import java.util.stream.Stream;
  */
 final class ShmTestSupport {
 
-    /** How long a test waits for something that should happen promptly; generous, as the machine is shared. */
-    static final Duration BOUND = Duration.ofSeconds(30);
+    /**
+     * How long a test waits for something that should happen promptly; generous, as the machine is shared. The
+     * Soft-RoCE guest, an emulated machine many times slower, stretches it with {@code -Drr.test.boundSeconds}.
+     */
+    static final Duration BOUND = Duration.ofSeconds(Long.getLong("rr.test.boundSeconds", 30));
+
+    /**
+     * The liveness timeout of the servers and clients made here, where a test does not set its own: the library's
+     * default unless {@code -Drr.test.livenessSeconds} says otherwise (the Soft-RoCE guest, where a thread of a
+     * loaded emulated machine can stand still for seconds).
+     */
+    private static final long LIVENESS_SECONDS = Long.getLong("rr.test.livenessSeconds", 0);
 
     /** The thread names the runtime uses: driver agents, server acceptors, the shm connection managers. */
     static final List<String> RUNTIME_THREAD_PREFIXES = List.of("rdma-driver-", "rdma-accept-", "rdma-shm-cm-");
@@ -55,11 +65,17 @@ final class ShmTestSupport {
     }
 
     static RdmaServer server(final Path directory, final String address) {
-        return RdmaServer.create().provider(provider()).directory(directory).address(address).idleStrategy("backoff");
+        final RdmaServer server = RdmaServer.create().provider(provider()).directory(directory).address(address)
+            .idleStrategy("backoff");
+        return LIVENESS_SECONDS > 0 ? server.liveness(Duration.ofSeconds(1), Duration.ofSeconds(LIVENESS_SECONDS))
+            : server;
     }
 
     static RdmaClient client(final Path directory, final String address) {
-        return RdmaClient.create().provider(provider()).directory(directory).address(address).idleStrategy("backoff");
+        final RdmaClient client = RdmaClient.create().provider(provider()).directory(directory).address(address)
+            .idleStrategy("backoff");
+        return LIVENESS_SECONDS > 0 ? client.liveness(Duration.ofSeconds(1), Duration.ofSeconds(LIVENESS_SECONDS))
+            : client;
     }
 
     /** The system property that runs these tests on another provider ({@code verbs} in the Soft-RoCE guest). */
