@@ -23,7 +23,8 @@ public final class ChildPeer {
 
     static final String LISTENING = "LISTENING";
     static final String SENT = "SENT";
-    static final Duration LIVENESS_TIMEOUT = Duration.ofSeconds(2);
+    /** Short, so that a silent peer is noticed quickly; stretched in the Soft-RoCE guest like ShmTestSupport's. */
+    static final Duration LIVENESS_TIMEOUT = Duration.ofSeconds(Long.getLong("rr.test.livenessSeconds", 2));
     static final Duration KEEPALIVE = Duration.ofMillis(500);
 
     private ChildPeer() {
