@@ -21,9 +21,9 @@ import reactor.core.publisher.Mono;
 /**
  * What ending things leaves behind, and what it does to the other side: disposing a connection, cancelling an
  * inbound Flux, disposing a server. Afterwards the shared-memory directory is as it was before (empty, once the server
- * is gone too), the runtime's threads ({@code rdma-driver-*}, {@code rdma-accept-*}, {@code rdma-shm-cm-*}) have
- * ended, and the remote sender has stopped. Ending a connection right after a send completed must not lose what was
- * sent.
+ * is gone too), the runtime's threads ({@code rdma-driver-*}, {@code rdma-worker-*}, {@code rdma-accept-*},
+ * {@code rdma-shm-cm-*}) have ended, and the remote sender has stopped. Ending a connection right after a send
+ * completed must not lose what was sent.
  *
  * <p>Every wait is bounded and generous; nothing asserts how long anything took.
  */
@@ -80,7 +80,9 @@ class DisposalTest {
         final Connection connection = ShmTestSupport.client(directory, address).connect().block(ShmTestSupport.BOUND);
         final List<String> clientDevices = otherDevices(serverDevices);
         assertThat(clientDevices).as("the client's shm device").hasSize(1);
-        assertThat(ShmTestSupport.runtimeThreads("client-" + address)).as("the client's driver").hasSize(1);
+        assertThat(ShmTestSupport.runtimeThreads("driver-client-" + address)).as("the client's driver").hasSize(1);
+        assertThat(ShmTestSupport.runtimeThreads("worker-client-" + address)).as("the connection's worker")
+            .hasSize(1);
         assertThat(ShmTestSupport.runtimeThreads(clientDevices.get(0))).as("the client's connection manager")
             .hasSize(1);
 

@@ -21,8 +21,9 @@ final class ShmTestSupport {
     /** How long a test waits for something that should happen promptly; generous, as the machine is shared. */
     static final Duration BOUND = Duration.ofSeconds(30);
 
-    /** The thread names the runtime uses: driver agents, server acceptors, the shm connection managers. */
-    static final List<String> RUNTIME_THREAD_PREFIXES = List.of("rdma-driver-", "rdma-accept-", "rdma-shm-cm-");
+    /** The thread names the runtime uses: drivers, connection workers, server acceptors, shm connection managers. */
+    static final List<String> RUNTIME_THREAD_PREFIXES = List.of("rdma-driver-", "rdma-worker-", "rdma-accept-",
+        "rdma-shm-cm-");
 
     private ShmTestSupport() {
     }

@@ -19,7 +19,6 @@ import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Operators;
-import reactor.core.scheduler.Scheduler;
 
 /**
  * The inbound side of one stream as a Reactive Streams publisher: messages are decoded in place from the receive
@@ -36,7 +35,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     private final ProtocolConnection connection;
     private final ProtocolStream stream;
     private final Codec<T> codec;
-    private final Scheduler.Worker worker;
+    private final ConnectionWorker worker;
     private final long prefetch;
     private final ErrorFactory errors;
     private final BooleanSupplier released;
@@ -65,7 +64,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
      * @param counters        where messages and bytes received are counted
      */
     public InboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
-                         final Scheduler.Worker worker, final long prefetch, final ErrorFactory errors,
+                         final ConnectionWorker worker, final long prefetch, final ErrorFactory errors,
                          final BooleanSupplier released, final Runnable onTerminal,
                          final DriverCounters counters) {
         this.connection = connection;
@@ -113,8 +112,8 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
 
     /** Something happened (frames arrived, the connection ended): drain on the worker. Safe from any thread. */
     public void signal() {
-        if (wip.getAndIncrement() == 0) {
-            worker.schedule(this);
+        if (wip.getAndIncrement() == 0 && !worker.execute(this)) {
+            run(); // the connection was disposed and its worker stopped: end the stream here (it reads no ring)
         }
     }
 

@@ -15,7 +15,6 @@ import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.MonoSink;
-import reactor.core.scheduler.Scheduler;
 
 /**
  * Sends a publisher's elements on one stream. Upstream is asked only for as many elements as the peer's consumer
@@ -35,7 +34,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private final ProtocolConnection connection;
     private final ProtocolStream stream;
     private final Codec<T> codec;
-    private final Scheduler.Worker worker;
+    private final ConnectionWorker worker;
     private final ErrorFactory errors;
     private final MonoSink<Void> sink;
     private final BooleanSupplier released;
@@ -56,7 +55,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private Publisher<? extends T> source;
 
     private OutboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
-                           final Scheduler.Worker worker, final ErrorFactory errors, final MonoSink<Void> sink,
+                           final ConnectionWorker worker, final ErrorFactory errors, final MonoSink<Void> sink,
                            final BooleanSupplier released, final DriverCounters counters) {
         this.connection = connection;
         this.stream = stream;
@@ -77,7 +76,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
      */
     public static <T> OutboundStream<T> create(final ProtocolConnection connection, final ProtocolStream stream,
                                                final int openKind, final Publisher<? extends T> source,
-                                               final Codec<T> codec, final Scheduler.Worker worker,
+                                               final Codec<T> codec, final ConnectionWorker worker,
                                                final ErrorFactory errors, final MonoSink<Void> sink,
                                                final BooleanSupplier released, final DriverCounters counters) {
         final OutboundStream<T> sender = new OutboundStream<>(connection, stream, codec, worker, errors, sink,
@@ -137,8 +136,8 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
 
     /** Something happened (demand, ring space, upstream signals, the connection ended): drain on the worker. */
     public void signal() {
-        if (wip.getAndIncrement() == 0) {
-            worker.schedule(this);
+        if (wip.getAndIncrement() == 0 && !worker.execute(this)) {
+            run(); // the connection was disposed and its worker stopped: end the stream here (it reads no ring)
         }
     }
 
