@@ -268,4 +268,31 @@ class DisposalTest {
             server.dispose();
         }
     }
+
+    @Test
+    void aConnectionUsedAfterItsDisposalFailsWithAnErrorThatSaysSo() throws Exception {
+        final String address = ShmTestSupport.uniqueAddress("after-dispose");
+        final DisposableServer server = ShmTestSupport.server(directory, address)
+            .handle((in, out) -> out.send(in.receive(Codecs.UTF8_STRING), Codecs.UTF8_STRING))
+            .bind().block(ShmTestSupport.BOUND);
+        try {
+            final Connection connection = ShmTestSupport.client(directory, address).connect()
+                .block(ShmTestSupport.BOUND);
+            connection.dispose();
+            assertThat(errorOf(connection.onDispose())).as("onDispose").isNull();
+            // the connection's worker has stopped: the streams end at once, with the cause
+            final Throwable receiveError = errorOf(connection.inbound().receive(Codecs.UTF8_STRING).then());
+            assertThat(receiveError).as("receiving").isInstanceOf(RdmaConnectionException.class)
+                .hasMessageContaining("ended");
+            final Throwable sendError = errorOf(connection.outbound().send(Flux.just("late"), Codecs.UTF8_STRING));
+            assertThat(sendError).as("sending").isInstanceOf(RdmaConnectionException.class)
+                .hasMessageContaining("ended");
+            final Throwable requestError = errorOf(connection.requestResponse("late", Codecs.UTF8_STRING,
+                Codecs.UTF8_STRING));
+            assertThat(requestError).as("a request").isInstanceOf(RdmaConnectionException.class)
+                .hasMessageContaining("closed");
+        } finally {
+            server.dispose();
+        }
+    }
 }

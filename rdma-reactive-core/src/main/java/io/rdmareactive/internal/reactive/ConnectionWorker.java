@@ -137,6 +137,7 @@ public final class ConnectionWorker implements AutoCloseable {
                 idle.idle();
                 continue;
             }
+            Thread.interrupted(); // a task may have left its interrupt set: nothing here uses it, and park would not
             parked = true; // then look again: a hand-over either sees this flag or its task is seen here
             if (tasks.isEmpty() && overflow.isEmpty() && !closed) {
                 LockSupport.park(this);

@@ -113,7 +113,9 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     /** Something happened (frames arrived, the connection ended): drain on the worker. Safe from any thread. */
     public void signal() {
         if (wip.getAndIncrement() == 0 && !worker.execute(this)) {
-            run(); // the connection was disposed and its worker stopped: end the stream here (it reads no ring)
+            // the connection was disposed and its worker stopped: end the stream on this thread (the drain reads no
+            // ring once released; never the driver thread, which stops serving a connection before its worker stops)
+            run();
         }
     }
 

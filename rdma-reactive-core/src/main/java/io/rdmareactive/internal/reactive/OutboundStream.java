@@ -137,7 +137,9 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     /** Something happened (demand, ring space, upstream signals, the connection ended): drain on the worker. */
     public void signal() {
         if (wip.getAndIncrement() == 0 && !worker.execute(this)) {
-            run(); // the connection was disposed and its worker stopped: end the stream here (it reads no ring)
+            // the connection was disposed and its worker stopped: end the stream on this thread (the drain reads no
+            // ring once released; never the driver thread, which stops serving a connection before its worker stops)
+            run();
         }
     }
 
