@@ -34,12 +34,12 @@ public final class ConnectionWorker implements AutoCloseable {
     public static final long POLL_BEFORE_PARK_NANOS = 50_000;
     /** Queue entries per stream: its inbound drain, its outbound drain, the check for an OPEN, lifecycle work. */
     static final int ENTRIES_PER_STREAM = 4;
-    /** Entries kept free of application requests, for the data path and lifecycle work. */
-    private final int reserved;
 
     private static final System.Logger LOG = System.getLogger(ConnectionWorker.class.getName());
 
     private final ManyToOneConcurrentArrayQueue<Runnable> tasks;
+    /** Entries kept free of application requests, for the data path and lifecycle work: 3 per stream. */
+    private final int reserved;
     private final ConcurrentLinkedQueue<Runnable> overflow = new ConcurrentLinkedQueue<>();
     private final IdleStrategy idle;
     private final WorkerThread thread;
@@ -101,11 +101,6 @@ public final class ConnectionWorker implements AutoCloseable {
         if (parked) {
             LockSupport.unpark(thread);
         }
-    }
-
-    /** @return true on this worker's thread */
-    public boolean inWorker() {
-        return Thread.currentThread() == thread;
     }
 
     /** Stops the thread after its current task; queued tasks are dropped. Safe from any thread, the worker's too. */
