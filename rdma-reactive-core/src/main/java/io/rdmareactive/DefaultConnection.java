@@ -2,6 +2,7 @@ package io.rdmareactive;
 
 import io.rdmareactive.codec.Codec;
 import io.rdmareactive.codec.CodecRegistry;
+import io.rdmareactive.internal.driver.IdleStrategies;
 import io.rdmareactive.internal.protocol.FrameCheck;
 import io.rdmareactive.internal.protocol.FrameConsumer;
 import io.rdmareactive.internal.protocol.FrameHeaderFlyweight;
@@ -9,25 +10,25 @@ import io.rdmareactive.internal.protocol.OpenFrameFlyweight;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
 import io.rdmareactive.internal.protocol.StreamActivity;
+import io.rdmareactive.internal.reactive.ConnectionWorker;
 import io.rdmareactive.internal.reactive.ErrorFactory;
 import io.rdmareactive.internal.reactive.InboundStream;
 import io.rdmareactive.internal.reactive.OutboundStream;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.concurrent.AtomicBuffer;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 import reactor.core.publisher.Sinks;
-import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * A connection as the API shows it: the protocol connection, served by the runtime's driver, with stream 1 as the
  * connection's own {@link #inbound()} / {@link #outbound()}, and the other streams used one request at a time for
  * fire-and-forget, request/response, request/stream and channel (clients open odd streams, servers even ones).
- * Reactive work runs on one worker of Reactor's parallel scheduler, never on the driver thread.
+ * Reactive work runs on the connection's own {@link ConnectionWorker} thread, never on the driver thread; handing
+ * work to it allocates nothing.
  */
 final class DefaultConnection implements Connection, StreamActivity, ErrorFactory {
 
@@ -40,7 +41,9 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     private final RdmaConfig config;
     private final StreamHandler streamHandler;
     private final StreamChannel[] channels;
-    private final Scheduler.Worker worker = Schedulers.parallel().createWorker();
+    private static final AtomicInteger WORKERS = new AtomicInteger();
+
+    private final ConnectionWorker worker;
     private final AtomicBoolean disposed = new AtomicBoolean();
     private final Sinks.Empty<Void> closed = Sinks.empty();
     /** Set on the worker when release starts: stream drains, which run on the worker too, stop touching the rings. */
@@ -57,6 +60,8 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         this.config = config;
         this.streamHandler = streamHandler;
         final int streams = protocol.options().maxStreams();
+        this.worker = new ConnectionWorker("rdma-worker-" + runtime.name + "-" + WORKERS.incrementAndGet(), streams,
+            IdleStrategies.parse(config.idle()));
         this.channels = new StreamChannel[streams];
         for (int slot = 1; slot < streams; slot++) {
             channels[slot] = new StreamChannel(this, slot, protocol.stream(slot));
@@ -64,6 +69,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         channels[DEFAULT_STREAM].openRemotely(); // the connection's own stream is always open
         protocol.activity(this);
         if (!runtime.driver.add(protocol)) {
+            worker.close();
             throw new RdmaConnectionException("the driver's command queue is full; it is overloaded or stopped");
         }
     }
@@ -98,16 +104,9 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         return closed.asMono();
     }
 
-    /**
-     * Runs the task on the connection's worker; once the connection has been disposed (the worker is gone, the
-     * memory released) on the calling thread: every task checks {@code released} and then only ends things.
-     */
+    /** Hands internal work to the connection's worker; dropped once the connection is disposed. */
     void onWorker(final Runnable task) {
-        try {
-            worker.schedule(task);
-        } catch (final RejectedExecutionException gone) {
-            task.run();
-        }
+        worker.execute(task);
     }
 
     // ------------------------------------------------------------------------------------------------ requests
@@ -146,22 +145,33 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         });
     }
 
-    /** Takes a free stream of this side's parity and opens it (on the worker). */
+    /**
+     * Takes a free stream of this side's parity and opens it (on the worker). Refused with
+     * {@link RdmaStreamsBusyException} at once if so many requests already wait for the worker that its bounded queue
+     * is nearly full.
+     */
     private Mono<StreamChannel> open(final StreamKind kind) {
-        return Mono.create(sink -> onWorker(() -> {
-            if (released || protocol.isTerminated()) {
-                sink.error(connectionFailed(protocol.error() != null ? protocol.error() : "the connection was closed"));
+        return Mono.create(sink -> {
+            if (!worker.tryExecute(() -> openOnWorker(kind, sink))) {
+                sink.error(worker.isClosed() ? connectionFailed("the connection was closed")
+                    : new RdmaStreamsBusyException((channels.length - 2) / 2));
+            }
+        });
+    }
+
+    private void openOnWorker(final StreamKind kind, final MonoSink<StreamChannel> sink) {
+        if (released || protocol.isTerminated()) {
+            sink.error(connectionFailed(protocol.error() != null ? protocol.error() : "the connection was closed"));
+            return;
+        }
+        for (int slot = client ? 3 : 2; slot < channels.length; slot += 2) {
+            if (channels[slot].isFree() && channels[slot].isInboundIdle()) {
+                channels[slot].openLocally(kind);
+                sink.success(channels[slot]);
                 return;
             }
-            for (int slot = client ? 3 : 2; slot < channels.length; slot += 2) {
-                if (channels[slot].isFree() && channels[slot].isInboundIdle()) {
-                    channels[slot].openLocally(kind);
-                    sink.success(channels[slot]);
-                    return;
-                }
-            }
-            sink.error(new RdmaStreamsBusyException((channels.length - 2) / 2));
-        }));
+        }
+        sink.error(new RdmaStreamsBusyException((channels.length - 2) / 2));
     }
 
     /** A stream became free (worker): a request the peer queued behind its last use can start now. */
@@ -169,7 +179,8 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         acceptRemoteOpen(channel);
     }
 
-    private void acceptRemoteOpen(final StreamChannel channel) {
+    /** The peer may have opened {@code channel}'s stream (worker): serve its request if the stream is free. */
+    void acceptRemoteOpen(final StreamChannel channel) {
         if (released || !channel.isFree() || channel.stream().peekType() != ProtocolStream.OPEN) {
             return;
         }
@@ -192,7 +203,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         }
         final int use = channel.use();
         Flux.defer(() -> streamHandler.handle(kind, channel, channel))
-            .doFinally(signal -> onWorker(() -> channel.finishServing(use)))
+            .doFinally(signal -> worker.execute(() -> channel.finishServing(use)))
             .subscribe(null, error -> System.getLogger(DefaultConnection.class.getName())
                 .log(System.Logger.Level.WARNING, "the " + kind + " handler failed", error));
     }
@@ -259,7 +270,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         final StreamChannel channel = channels[stream];
         channel.signalInbound();
         if (stream != DEFAULT_STREAM) {
-            onWorker(() -> acceptRemoteOpen(channel));
+            channel.scheduleOpenCheck(); // one preallocated task per stream, scheduled once at a time
         }
     }
 
@@ -278,7 +289,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             runtime.counters.errors().increment();
         }
         signalAll();
-        onWorker(this::disposeWhenIdle);
+        worker.execute(this::disposeWhenIdle);
     }
 
     private void signalAll() {
@@ -319,10 +330,10 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         if (!disposed.compareAndSet(false, true)) {
             return;
         }
-        onWorker(() -> {
+        worker.execute(() -> {
             released = true;
             signalAll(); // subscribers see the end
-            final Runnable afterClose = () -> onWorker(this::finishDispose);
+            final Runnable afterClose = () -> worker.execute(this::finishDispose);
             if (!runtime.driver.close(protocol, config.livenessTimeout().toNanos(), afterClose)) {
                 protocol.close(); // the driver is gone: nothing else can be touching the connection
                 afterClose.run();
@@ -332,7 +343,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
 
     private void finishDispose() {
         final String error = protocol.error();
-        worker.dispose();
+        worker.close();
         if (ownsRuntime) {
             runtime.close();
         }

@@ -33,6 +33,10 @@ public interface Inbound {
     /**
      * The zero-copy form: each message is a read-only view of its bytes in the receive ring (or of a reassembly
      * buffer, for a message larger than a frame), valid only until {@code onNext} returns; copy what must outlive it.
+     * The subscriber gets the same view object for every message, rewrapped each time (so receiving allocates
+     * nothing): a reference kept after {@code onNext} returns shows a later message, or memory already returned to
+     * the sender, never the message it was handed with. Operators that hold elements ({@code buffer}, {@code collect},
+     * {@code publishOn}'s queue) must get copies ({@code map} to a copy first).
      *
      * @return the messages as views
      */

@@ -21,14 +21,17 @@ final class RdmaRuntime implements AutoCloseable {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     final RdmaDevice device;
+    /** The runtime's name ({@code <role>-<pid>-<n>}), which its threads' names carry. */
+    final String name;
     final ConnectionDriverAgent driver;
     final DriverCounters counters;
     private final DriverRunner runner;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private RdmaRuntime(final RdmaDevice device, final ConnectionDriverAgent driver, final DriverCounters counters,
-                        final DriverRunner runner) {
+    private RdmaRuntime(final RdmaDevice device, final String name, final ConnectionDriverAgent driver,
+                        final DriverCounters counters, final DriverRunner runner) {
         this.device = device;
+        this.name = name;
         this.driver = driver;
         this.counters = counters;
         this.runner = runner;
@@ -55,7 +58,7 @@ final class RdmaRuntime implements AutoCloseable {
                 .counters(counters)
                 .agent(driver)
                 .start();
-            return new RdmaRuntime(device, driver, counters, runner);
+            return new RdmaRuntime(device, name, driver, counters, runner);
         } catch (final RuntimeException ex) {
             if (counters != null) {
                 counters.close();

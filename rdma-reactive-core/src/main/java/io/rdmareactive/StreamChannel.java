@@ -5,6 +5,7 @@ import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.internal.protocol.ProtocolStream;
 import io.rdmareactive.internal.reactive.InboundStream;
 import io.rdmareactive.internal.reactive.OutboundStream;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.agrona.DirectBuffer;
 import org.reactivestreams.Publisher;
@@ -28,6 +29,10 @@ final class StreamChannel implements Inbound, Outbound {
     private boolean inboundDone;
     private boolean outboundDone;
     private volatile int pendingOpenKind;
+    /** True while {@link #openCheck} waits on the worker: arrivals then need no second check. */
+    private final AtomicBoolean openCheckScheduled = new AtomicBoolean();
+    /** Looks for an OPEN the peer sent (worker); made once, so that frames arriving allocate nothing. */
+    private final Runnable openCheck = this::checkOpen;
 
     StreamChannel(final DefaultConnection owner, final int slot, final ProtocolStream stream) {
         this.owner = owner;
@@ -124,6 +129,18 @@ final class StreamChannel implements Inbound, Outbound {
         if (in != null) {
             in.signal();
         }
+    }
+
+    /** Frames arrived (driver thread): check on the worker whether the peer opened this stream. */
+    void scheduleOpenCheck() {
+        if (openCheckScheduled.compareAndSet(false, true)) {
+            owner.onWorker(openCheck);
+        }
+    }
+
+    private void checkOpen() {
+        openCheckScheduled.set(false); // before the check: frames arriving during it schedule another
+        owner.acceptRemoteOpen(this);
     }
 
     void signalOutbound() {

@@ -21,9 +21,9 @@ import reactor.core.publisher.Mono;
 /**
  * What ending things leaves behind, and what it does to the other side: disposing a connection, cancelling an
  * inbound Flux, disposing a server. Afterwards the shared-memory directory is as it was before (empty, once the server
- * is gone too), the runtime's threads ({@code rdma-driver-*}, {@code rdma-accept-*}, {@code rdma-shm-cm-*}) have
- * ended, and the remote sender has stopped. Ending a connection right after a send completed must not lose what was
- * sent.
+ * is gone too), the runtime's threads ({@code rdma-driver-*}, {@code rdma-worker-*}, {@code rdma-accept-*},
+ * {@code rdma-shm-cm-*}) have ended, and the remote sender has stopped. Ending a connection right after a send
+ * completed must not lose what was sent.
  *
  * <p>Every wait is bounded and generous; nothing asserts how long anything took.
  */
@@ -80,7 +80,9 @@ class DisposalTest {
         final Connection connection = ShmTestSupport.client(directory, address).connect().block(ShmTestSupport.BOUND);
         final List<String> clientDevices = otherDevices(serverDevices);
         assertThat(clientDevices).as("the client's shm device").hasSize(1);
-        assertThat(ShmTestSupport.runtimeThreads("client-" + address)).as("the client's driver").hasSize(1);
+        assertThat(ShmTestSupport.runtimeThreads("driver-client-" + address)).as("the client's driver").hasSize(1);
+        assertThat(ShmTestSupport.runtimeThreads("worker-client-" + address)).as("the connection's worker")
+            .hasSize(1);
         assertThat(ShmTestSupport.runtimeThreads(clientDevices.get(0))).as("the client's connection manager")
             .hasSize(1);
 
@@ -268,8 +270,8 @@ class DisposalTest {
     }
 
     @Test
-    void usingAConnectionAfterItWasDisposedFailsWithAnErrorThatSaysItWasClosed() {
-        final String address = ShmTestSupport.uniqueAddress("use-after-dispose");
+    void aConnectionUsedAfterItsDisposalFailsWithAnErrorThatSaysSo() throws Exception {
+        final String address = ShmTestSupport.uniqueAddress("after-dispose");
         final DisposableServer server = ShmTestSupport.server(directory, address)
             .handle((in, out) -> out.send(in.receive(Codecs.UTF8_STRING), Codecs.UTF8_STRING))
             .bind().block(ShmTestSupport.BOUND);
@@ -277,19 +279,18 @@ class DisposalTest {
             final Connection connection = ShmTestSupport.client(directory, address).connect()
                 .block(ShmTestSupport.BOUND);
             connection.dispose();
-            assertThat(errorOf(connection.onDispose())).as("how the connection ended").isNull();
-
-            // each use finds the connection's worker gone: it must fail naming the closed connection, not the
-            // scheduler that is no longer there
-            assertThat(errorOf(connection.inbound().receive(Codecs.UTF8_STRING).then()))
-                .as("subscribing to the inbound").isInstanceOf(RdmaConnectionException.class)
-                .hasMessageContaining("the connection was closed");
-            assertThat(errorOf(connection.outbound().send(Flux.just("late"), Codecs.UTF8_STRING)))
-                .as("sending").isInstanceOf(RdmaConnectionException.class)
-                .hasMessageContaining("the connection was closed");
-            assertThat(errorOf(connection.requestResponse("late", Codecs.UTF8_STRING, Codecs.UTF8_STRING)))
-                .as("a request").isInstanceOf(RdmaConnectionException.class)
-                .hasMessageContaining("the connection was closed");
+            assertThat(errorOf(connection.onDispose())).as("onDispose").isNull();
+            // the connection's worker has stopped: the streams end at once, with the cause
+            final Throwable receiveError = errorOf(connection.inbound().receive(Codecs.UTF8_STRING).then());
+            assertThat(receiveError).as("receiving").isInstanceOf(RdmaConnectionException.class)
+                .hasMessageContaining("ended");
+            final Throwable sendError = errorOf(connection.outbound().send(Flux.just("late"), Codecs.UTF8_STRING));
+            assertThat(sendError).as("sending").isInstanceOf(RdmaConnectionException.class)
+                .hasMessageContaining("ended");
+            final Throwable requestError = errorOf(connection.requestResponse("late", Codecs.UTF8_STRING,
+                Codecs.UTF8_STRING));
+            assertThat(requestError).as("a request").isInstanceOf(RdmaConnectionException.class)
+                .hasMessageContaining("closed");
         } finally {
             server.dispose();
         }

@@ -31,8 +31,9 @@ final class ShmTestSupport {
      */
     private static final long LIVENESS_SECONDS = Long.getLong("rr.test.livenessSeconds", 0);
 
-    /** The thread names the runtime uses: driver agents, server acceptors, the shm connection managers. */
-    static final List<String> RUNTIME_THREAD_PREFIXES = List.of("rdma-driver-", "rdma-accept-", "rdma-shm-cm-");
+    /** The thread names the runtime uses: drivers, connection workers, server acceptors, shm connection managers. */
+    static final List<String> RUNTIME_THREAD_PREFIXES = List.of("rdma-driver-", "rdma-worker-", "rdma-accept-",
+        "rdma-shm-cm-");
 
     private ShmTestSupport() {
     }

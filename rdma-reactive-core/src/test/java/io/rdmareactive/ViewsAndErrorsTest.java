@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -100,6 +101,38 @@ class ViewsAndErrorsTest {
                 .verify(ShmTestSupport.BOUND);
             assertThat(problems).as("messages whose view did not hold exactly the bytes sent").isEmpty();
             assertThat(index[0]).isEqualTo(sent.size());
+            connection.dispose();
+        } finally {
+            server.dispose();
+        }
+    }
+
+    @Test
+    void receiveViewsHandsOverOneViewRewrappedForEveryMessageSoItAllocatesNone() {
+        final String address = ShmTestSupport.uniqueAddress("one-view");
+        final List<byte[]> sent = messages();
+        final DisposableServer server = sendingServer(address, sent);
+        try {
+            final Connection connection = connect(address);
+            final java.util.Set<DirectBuffer> views =
+                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            final int[] lengthsRight = {0};
+            final int[] index = {0};
+            StepVerifier.create(connection.inbound().receiveViews().take(sent.size()))
+                .thenConsumeWhile(view -> {
+                    views.add(view);
+                    if (view.capacity() == sent.get(index[0]).length) {
+                        lengthsRight[0]++;
+                    }
+                    index[0]++;
+                    return true;
+                })
+                .expectComplete()
+                .verify(ShmTestSupport.BOUND);
+            assertThat(index[0]).isEqualTo(sent.size());
+            assertThat(lengthsRight[0]).as("views that had their own message's length").isEqualTo(sent.size());
+            assertThat(views).as("view objects handed to one subscriber: one, rewrapped for every message (keep a "
+                + "reference after onNext returns and it shows another message)").hasSize(1);
             connection.dispose();
         } finally {
             server.dispose();

@@ -49,8 +49,9 @@ import reactor.core.scheduler.Schedulers;
  * (a defect of this version of the core), so only one side closes, once nobody reads any more.
  *
  * <p>The subscriber sleeps in {@code onNext}, on the thread that delivers to it, so that nothing but the
- * connection's credit sits between the two ends. That thread is a worker of Reactor's parallel scheduler: in an
- * application, move slow or blocking work off it with {@code publishOn(Schedulers.boundedElastic(), n)}, which
+ * connection's credit sits between the two ends. That thread is the connection's own worker ({@code rdma-worker-*}),
+ * which also encodes what the connection sends: in an application, move slow or blocking work off it with
+ * {@code publishOn(Schedulers.boundedElastic(), n)}, which
  * adds a queue of {@code n} to the distance.
  */
 public final class SlowConsumer {

@@ -179,21 +179,27 @@ final class PingPongWorkload {
             while (!link.offer(payload, 0, size)) {
                 link.poll();
                 idle.idle();
-                checkDeadline(deadline, "sending");
+                checkDeadline(deadline, -1);
             }
             idle.reset();
             while (echoes.lastSequence < current) {
                 if (link.poll() == 0) {
                     idle.idle();
-                    checkDeadline(deadline, "waiting for the echo of message " + current);
+                    checkDeadline(deadline, current);
                 }
             }
             return sent;
         }
 
-        private static void checkDeadline(final long deadline, final String what) {
+        /**
+         * @param echoOf the message whose echo is awaited, or -1 while sending; the description is made only on
+         *               failure, as this runs on every idle turn of the loop (a string per turn was most of the
+         *               harness's allocation per round trip)
+         */
+        private static void checkDeadline(final long deadline, final long echoOf) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("no progress for 10 s while " + what);
+                throw new IllegalStateException("no progress for 10 s while "
+                    + (echoOf < 0 ? "sending" : "waiting for the echo of message " + echoOf));
             }
         }
     }

@@ -201,8 +201,19 @@ public final class ProtocolStream {
     boolean takenCancel;
     int takenUse;
 
-    /** Driver: takes the requests and cancel waiting to be sent, and their use, in one step with {@link #beginUse}. */
-    synchronized boolean takeControl() {
+    /**
+     * Driver: takes the requests and cancel waiting to be sent, and their use, in one step with {@link #beginUse}.
+     * Runs for every stream in every duty cycle, so the common case, nothing to send, returns before the lock: a
+     * request or cancel that lands just after the look is taken in the next cycle.
+     */
+    boolean takeControl() {
+        if (requested.get() == 0 && !cancelRequested.get()) {
+            return false;
+        }
+        return takeControlLocked();
+    }
+
+    private synchronized boolean takeControlLocked() {
         takenRequest = requested.getAndSet(0);
         takenCancel = cancelRequested.getAndSet(false);
         takenUse = use;

@@ -9,7 +9,6 @@ import io.rdmareactive.internal.protocol.FrameHeaderFlyweight;
 import io.rdmareactive.internal.protocol.MessageAssembler;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,7 +19,6 @@ import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Operators;
-import reactor.core.scheduler.Scheduler;
 
 /**
  * The inbound side of one stream as a Reactive Streams publisher: messages are decoded in place from the receive
@@ -37,7 +35,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     private final ProtocolConnection connection;
     private final ProtocolStream stream;
     private final Codec<T> codec;
-    private final Scheduler.Worker worker;
+    private final ConnectionWorker worker;
     private final long prefetch;
     private final ErrorFactory errors;
     private final BooleanSupplier released;
@@ -66,7 +64,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
      * @param counters        where messages and bytes received are counted
      */
     public InboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
-                         final Scheduler.Worker worker, final long prefetch, final ErrorFactory errors,
+                         final ConnectionWorker worker, final long prefetch, final ErrorFactory errors,
                          final BooleanSupplier released, final Runnable onTerminal,
                          final DriverCounters counters) {
         this.connection = connection;
@@ -114,14 +112,10 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
 
     /** Something happened (frames arrived, the connection ended): drain on the worker. Safe from any thread. */
     public void signal() {
-        if (wip.getAndIncrement() == 0) {
-            try {
-                worker.schedule(this);
-            } catch (final RejectedExecutionException gone) {
-                // the connection's worker is disposed only after its memory was released: this drain touches no
-                // ring, it only ends the stream with the connection's error, so it may run on this thread
-                run();
-            }
+        if (wip.getAndIncrement() == 0 && !worker.execute(this)) {
+            // the connection was disposed and its worker stopped: end the stream on this thread (the drain reads no
+            // ring once released; never the driver thread, which stops serving a connection before its worker stops)
+            run();
         }
     }
 

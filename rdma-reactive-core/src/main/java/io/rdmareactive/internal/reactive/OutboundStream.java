@@ -5,7 +5,6 @@ import io.rdmareactive.internal.driver.DriverCounters;
 import io.rdmareactive.internal.protocol.MessageFragmenter;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,7 +15,6 @@ import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.MonoSink;
-import reactor.core.scheduler.Scheduler;
 
 /**
  * Sends a publisher's elements on one stream. Upstream is asked only for as many elements as the peer's consumer
@@ -36,7 +34,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private final ProtocolConnection connection;
     private final ProtocolStream stream;
     private final Codec<T> codec;
-    private final Scheduler.Worker worker;
+    private final ConnectionWorker worker;
     private final ErrorFactory errors;
     private final MonoSink<Void> sink;
     private final BooleanSupplier released;
@@ -57,7 +55,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private Publisher<? extends T> source;
 
     private OutboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
-                           final Scheduler.Worker worker, final ErrorFactory errors, final MonoSink<Void> sink,
+                           final ConnectionWorker worker, final ErrorFactory errors, final MonoSink<Void> sink,
                            final BooleanSupplier released, final DriverCounters counters) {
         this.connection = connection;
         this.stream = stream;
@@ -78,7 +76,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
      */
     public static <T> OutboundStream<T> create(final ProtocolConnection connection, final ProtocolStream stream,
                                                final int openKind, final Publisher<? extends T> source,
-                                               final Codec<T> codec, final Scheduler.Worker worker,
+                                               final Codec<T> codec, final ConnectionWorker worker,
                                                final ErrorFactory errors, final MonoSink<Void> sink,
                                                final BooleanSupplier released, final DriverCounters counters) {
         final OutboundStream<T> sender = new OutboundStream<>(connection, stream, codec, worker, errors, sink,
@@ -138,14 +136,10 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
 
     /** Something happened (demand, ring space, upstream signals, the connection ended): drain on the worker. */
     public void signal() {
-        if (wip.getAndIncrement() == 0) {
-            try {
-                worker.schedule(this);
-            } catch (final RejectedExecutionException gone) {
-                // the connection's worker is disposed only after its memory was released: this drain touches no
-                // ring, it only ends the stream with the connection's error, so it may run on this thread
-                run();
-            }
+        if (wip.getAndIncrement() == 0 && !worker.execute(this)) {
+            // the connection was disposed and its worker stopped: end the stream on this thread (the drain reads no
+            // ring once released; never the driver thread, which stops serving a connection before its worker stops)
+            run();
         }
     }
 

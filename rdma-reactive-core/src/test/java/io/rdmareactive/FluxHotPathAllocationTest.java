@@ -1,0 +1,119 @@
+package io.rdmareactive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.rdmareactive.codec.Codecs;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+
+/**
+ * The {@code Flux} path keeps the hot-path rule: a stream of messages from {@code Outbound.send} to
+ * {@code Inbound.receiveViews()} allocates nothing per message on the library's threads (both sides' driver and
+ * worker). The source emits one preallocated buffer and the subscriber only counts, so what is measured is the
+ * library's own. Measured with the threads' allocation counters, which count bytes, not time: one allocation per
+ * message would be at least 16 bytes per message, so the bound (under one byte per message) leaves room only for
+ * one-off work such as a keepalive.
+ */
+class FluxHotPathAllocationTest {
+
+    private static final long WARM_UP = 100_000;
+    private static final long MEASURED = 200_000;
+
+    private Path directory;
+
+    @BeforeEach
+    void createDirectory() {
+        directory = ShmTestSupport.newDirectory();
+    }
+
+    @AfterEach
+    void deleteDirectory() {
+        ShmTestSupport.deleteDirectory(directory);
+    }
+
+    @Test
+    void aStreamFromSendToReceiveViewsAllocatesNothingPerMessageOnTheLibrarysThreads() {
+        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
+            "this JVM cannot count a thread's allocations");
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported(), "allocation counting unsupported");
+        threads.setThreadAllocatedMemoryEnabled(true);
+
+        final String address = ShmTestSupport.uniqueAddress("flux-alloc");
+        final AtomicLong received = new AtomicLong();
+        final AtomicLong wrongBytes = new AtomicLong();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final DisposableServer server = ShmTestSupport.server(directory, address)
+            .handle((in, out) -> in.receiveViews()
+                .doOnNext(view -> {
+                    if (view.capacity() != 32 || view.getLong(0) != 0x0123_4567_89AB_CDEFL) {
+                        wrongBytes.incrementAndGet();
+                    }
+                    received.lazySet(received.get() + 1); // one writer: the connection's worker
+                })
+                .doOnError(failure::set)
+                .then())
+            .bind().block(ShmTestSupport.BOUND);
+        final Connection connection = ShmTestSupport.client(directory, address).connect()
+            .block(ShmTestSupport.BOUND);
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[32]);
+        message.putLong(0, 0x0123_4567_89AB_CDEFL);
+        final Flux<DirectBuffer> source = Flux.generate(sink -> sink.next(message));
+        final Disposable sending = connection.outbound().send(source, Codecs.DIRECT_BUFFER)
+            .subscribe(null, failure::set);
+        try {
+            awaitReceived(received, WARM_UP, failure); // classes loaded, code compiled
+            final long[] ids = libraryThreads(address);
+            assertThat(ids).as("driver and worker threads of both sides").hasSize(4);
+            final long[] before = threads.getThreadAllocatedBytes(ids);
+            final long from = received.get();
+            awaitReceived(received, from + MEASURED, failure);
+            final long[] after = threads.getThreadAllocatedBytes(ids);
+            final long messages = received.get() - from;
+            long allocated = 0;
+            for (int i = 0; i < ids.length; i++) {
+                allocated += after[i] - before[i];
+            }
+            assertThat(wrongBytes.get()).as("messages that arrived with other bytes than sent").isZero();
+            assertThat(allocated).as("heap bytes the library's threads allocated for %d messages", messages)
+                .isLessThan(messages);
+        } finally {
+            sending.dispose();
+            connection.dispose();
+            server.dispose();
+        }
+    }
+
+    private static void awaitReceived(final AtomicLong received, final long count,
+                                      final AtomicReference<Throwable> failure) {
+        await().atMost(ShmTestSupport.BOUND).until(() -> {
+            if (failure.get() != null) {
+                throw new AssertionError("the stream failed", failure.get());
+            }
+            return received.get() >= count;
+        });
+    }
+
+    /** @return the ids of the live driver and worker threads of this test's server and client */
+    private static long[] libraryThreads(final String address) {
+        return Thread.getAllStackTraces().keySet().stream()
+            .filter(Thread::isAlive)
+            .filter(thread -> thread.getName().contains(address))
+            .filter(thread -> thread.getName().startsWith("rdma-driver-")
+                || thread.getName().startsWith("rdma-worker-"))
+            .mapToLong(Thread::threadId)
+            .toArray();
+    }
+}
