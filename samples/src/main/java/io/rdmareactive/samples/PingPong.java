@@ -64,10 +64,9 @@ import reactor.core.publisher.Sinks;
  *       encoded into the ring, so the array is free again when the next one is filled.</li>
  *   <li>Closing: after the last echo, {@code take(n)} cancels the ping's inbound; the pong's send sees the cancel
  *       and ends quietly, its handler ends, and the server closes the connection; the ping waits for that close
- *       ({@code onDispose()}) rather than closing at the same moment. Only one side starts the close, and only
- *       once neither side's subscriber is still reading: with the shared-memory provider of this version, two
- *       sides closing at once, or a close while the other side still reads its receive ring, can crash a JVM
- *       (a defect of this version of the core).</li>
+ *       ({@code onDispose()}) rather than closing at the same moment, so that the run ends the same orderly way
+ *       every time. (Closing both sides at once is safe as well: {@code SimultaneousCloseTest} in the core does it
+ *       while both sides read in place.)</li>
  * </ul>
  *
  * <p>Idle strategy: with more than two cores the driver threads busy-spin. With two or fewer, two busy-spinning

@@ -43,10 +43,10 @@ import reactor.core.scheduler.Schedulers;
  * every message arrived once and in order, and the largest distance between the two ends.
  *
  * <p>Closing: the server keeps the connection open after its feed ends, until the client ends its own (empty)
- * stream to say it has read everything; then the server closes and the client waits for that. With the
- * shared-memory provider of this version, a connection closed while the other side still reads its receive ring
- * (here: up to {@code prefetch} messages behind) can crash that side's JVM, and two sides closing at once can too
- * (a defect of this version of the core), so only one side closes, once nobody reads any more.
+ * stream to say it has read everything; then the server closes and the client waits for that. One side closing,
+ * once nobody reads any more, is the orderly way to end; a close from either side, or from both at once, while the
+ * other still reads is safe too (the reader first gets what had arrived; {@code SimultaneousCloseTest} in the core
+ * closes both sides at once while each reads in place), only less tidy to report.
  *
  * <p>The subscriber sleeps in {@code onNext}, on the thread that delivers to it, so that nothing but the
  * connection's credit sits between the two ends. That thread is the connection's own worker ({@code rdma-worker-*}),
