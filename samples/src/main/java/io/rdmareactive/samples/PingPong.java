@@ -327,10 +327,13 @@ public final class PingPong {
 
         static PongProcess start(final Settings settings, final String address, final PrintStream out)
             throws IOException, InterruptedException {
-            // the pong runs with this JVM's options (heap, collector, flags), so both sides are measured alike
+            // the pong runs with this JVM's options (heap, collector, flags), so both sides are measured alike; not
+            // a debugger agent, whose port the ping already holds
             final List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+            ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(option -> !option.startsWith("-agentlib:jdwp") && !option.startsWith("-Xrunjdwp"))
+                .forEach(command::add);
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), PingPong.class.getName(),
                 "--role=pong", "--once", "--address=" + address, "--provider=" + settings.provider,
                 "--idle=" + settings.idle));
