@@ -94,9 +94,12 @@ record ListenerRoute(String server, String channel, Object bean, ExecutableMetho
             answers = Flux.defer(() -> call(bodies, info))
                 .onErrorResume(error -> failed(kind, null, error, true));
         } else {
-            answers = bodies
-                .publishOn(Schedulers.immediate(), prefetch)
-                .flatMapSequential(body -> callOne(kind, body, info), concurrency, 1);
+            final Flux<Object> queued = bodies.publishOn(Schedulers.immediate(), prefetch);
+            // a fire-and-forget message that arrived is handled even if its stream then fails (the connection ended
+            // before the stream's end was read): the client was told it was sent
+            answers = kind == StreamKind.FIRE_AND_FORGET
+                ? queued.flatMapSequentialDelayError(body -> callOne(kind, body, info), concurrency, 1)
+                : queued.flatMapSequential(body -> callOne(kind, body, info), concurrency, 1);
         }
         return switch (kind) {
             case FIRE_AND_FORGET -> answers.ignoreElements().flux();

@@ -8,6 +8,7 @@ import io.rdmareactive.codec.Codec;
 import io.rdmareactive.codec.CodecException;
 import io.rdmareactive.micronaut.RdmaStreamInfo;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -51,10 +52,28 @@ final class StreamRouter implements StreamHandler {
             final RdmaStreamInfo info = new RdmaStreamInfo(server, address, route.channel(), kind, decoder.headers());
             return route.serve(kind, stream, info);
         });
+        if (kind == StreamKind.FIRE_AND_FORGET) {
+            return Mono.defer(() -> {
+                active.incrementAndGet();
+                return detached(answers.then().doFinally(signal -> active.decrementAndGet()));
+            });
+        }
         return Mono.defer(() -> {
             active.incrementAndGet();
             return outbound.send(answers, new AnswerCodec(decoder));
         }).doOnTerminate(active::decrementAndGet).doOnCancel(active::decrementAndGet);
+    }
+
+    /**
+     * A fire-and-forget call is done for the client once its message is sent, and a client that stops gracefully
+     * closes its connection as soon as its calls are done; the listener may not even have started then. So the
+     * listener's call runs to its end whatever happens to the connection: the stream's end (the peer's close, or
+     * this side's) does not cancel it. The stream (and the credit it stands for) is still held until the call ends,
+     * so a fast client cannot pile up more calls than the server has streams.
+     */
+    private static Mono<Void> detached(final Mono<Void> call) {
+        final CompletableFuture<Void> done = call.toFuture();
+        return Mono.fromFuture(done, true);
     }
 
     private ListenerRoute route(final String channel) {
