@@ -45,7 +45,7 @@ class FaultInjectionTest {
         Duration.ofSeconds(5));
 
     /** What a fault's error must name. */
-    private static String expectedError(final Fault fault) {
+    static String expectedError(final Fault fault) {
         return switch (fault) {
             case DROP_COMPLETION, REORDER_COMPLETIONS_OF_ONE_QUEUE -> "a completion was lost or came out of order";
             case FAIL_POST_SEND -> "posting to the queue pair failed: INVALID(EINVAL)";
