@@ -205,7 +205,9 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         Flux.defer(() -> streamHandler.handle(kind, channel, channel))
             .doFinally(signal -> worker.execute(() -> channel.finishServing(use)))
             .subscribe(null, error -> System.getLogger(DefaultConnection.class.getName())
-                .log(System.Logger.Level.WARNING, "the " + kind + " handler failed", error));
+                // a stream cut short because the connection ended is the connection's news, told by onDispose()
+                .log(error instanceof RdmaConnectionException ? System.Logger.Level.DEBUG
+                    : System.Logger.Level.WARNING, "the " + kind + " handler failed", error));
     }
 
     /**
