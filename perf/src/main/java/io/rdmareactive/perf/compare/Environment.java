@@ -1,5 +1,6 @@
 package io.rdmareactive.perf.compare;
 
+import io.rdmareactive.provider.verbs.RdmaInfo;
 import io.rdmareactive.spi.Availability;
 import io.rdmareactive.spi.RdmaProvider;
 import io.rdmareactive.spi.RdmaProviders;
@@ -8,7 +9,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,18 +131,15 @@ final class Environment {
         return null;
     }
 
-    /** @return what core's {@code rdma-info} prints about the verbs devices (it is package-private there) */
+    /** @return what core's {@code rdma-info} prints about the providers and the verbs devices */
     static String rdmaInfo() {
         try {
-            final Class<?> type = Class.forName("io.rdmareactive.provider.verbs.RdmaInfo");
-            final Method print = type.getDeclaredMethod("print", PrintStream.class);
-            print.setAccessible(true);
             final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-                print.invoke(null, out);
+                RdmaInfo.print(out);
             }
             return bytes.toString(StandardCharsets.UTF_8).trim();
-        } catch (final ReflectiveOperationException | RuntimeException | LinkageError ex) {
+        } catch (final RuntimeException | LinkageError ex) {
             return "rdma-info could not run: " + ex;
         }
     }

@@ -17,11 +17,19 @@ public final class RdmaInfo {
     private RdmaInfo() {
     }
 
+    /** @param args none */
     public static void main(final String[] args) {
         System.exit(print(System.out));
     }
 
-    static int print(final PrintStream out) {
+    /**
+     * Prints what {@code rdma-info} prints, for tools that record the machine next to their figures (the perf
+     * suite's environment table).
+     *
+     * @param out where to print
+     * @return 0 when a verbs device is usable, 1 otherwise
+     */
+    public static int print(final PrintStream out) {
         final VerbsDeviceProbe.Result found = VerbsDeviceProbe.probe();
         out.println("rdma-info: RDMA devices seen through libibverbs/librdmacm (Java FFM)");
         if (found.problem() != null) {
