@@ -28,7 +28,8 @@ import reactor.util.retry.Retry;
  * sends numbers to an echo, one request/response at a time (so that every message is a post and a completion of its
  * own, and the fault strikes where its seed says). Where the protocol promises recovery the connection carries on;
  * otherwise it ends with an error that names the fault, the client connects again after a backoff and resumes with
- * the first number not echoed yet. Either way every number comes back once, in order, and nothing is left behind (files, threads).
+ * the first number not echoed yet. Either way every number comes back once, in order, and nothing is left behind
+ * (files, threads).
  * The seeds are {@link FaultInjectionTest}'s: {@code -Dfault.seeds=N} (seeds 1 to N, 2 by default) or
  * {@code -Dfault.seed=S} to replay one.
  */

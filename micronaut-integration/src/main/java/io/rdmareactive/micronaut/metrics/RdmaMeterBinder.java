@@ -60,8 +60,8 @@ public class RdmaMeterBinder implements MeterBinder {
         }
     }
 
-    private static void register(final MeterRegistry registry, final String side, final String name,
-                                 final Supplier<RdmaCounters> counters) {
+    private void register(final MeterRegistry registry, final String side, final String name,
+                          final Supplier<RdmaCounters> counters) {
         counter(registry, "rdma.messages.sent", "messages handed to the transport", side, name, counters,
             RdmaCounters::messagesSent);
         counter(registry, "rdma.messages.received", "messages delivered to the inbound rings", side, name, counters,
@@ -78,10 +78,13 @@ public class RdmaMeterBinder implements MeterBinder {
             RdmaCounters::errors);
     }
 
-    private static void counter(final MeterRegistry registry, final String meter, final String description,
-                                final String side, final String name, final Supplier<RdmaCounters> counters,
-                                final ToLongFunction<RdmaCounters> value) {
-        FunctionCounter.builder(meter, counters, supplier -> value.applyAsLong(supplier.get()))
+    private void counter(final MeterRegistry registry, final String meter, final String description,
+                         final String side, final String name, final Supplier<RdmaCounters> counters,
+                         final ToLongFunction<RdmaCounters> value) {
+        // Micrometer holds a function counter's object weakly, and a meter whose object was collected reads its
+        // last value from then on: the object is the binder, a singleton of the context; the supplier is held by
+        // the function, which the meter holds strongly
+        FunctionCounter.builder(meter, this, ignored -> value.applyAsLong(counters.get()))
             .description(description)
             .tag("side", side)
             .tag("name", name)
