@@ -2,7 +2,7 @@ package io.rdmareactive;
 
 import io.rdmareactive.codec.Codec;
 import io.rdmareactive.codec.CodecRegistry;
-import io.rdmareactive.internal.driver.IdleStrategies;
+import io.rdmareactive.internal.driver.EventLoop;
 import io.rdmareactive.internal.protocol.FrameCheck;
 import io.rdmareactive.internal.protocol.FrameConsumer;
 import io.rdmareactive.internal.protocol.FrameHeaderFlyweight;
@@ -10,12 +10,12 @@ import io.rdmareactive.internal.protocol.OpenFrameFlyweight;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
 import io.rdmareactive.internal.protocol.StreamActivity;
-import io.rdmareactive.internal.reactive.ConnectionWorker;
 import io.rdmareactive.internal.reactive.ErrorFactory;
 import io.rdmareactive.internal.reactive.InboundStream;
 import io.rdmareactive.internal.reactive.OutboundStream;
+import io.rdmareactive.internal.reactive.RingGuard;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.agrona.concurrent.AtomicBuffer;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -24,53 +24,66 @@ import reactor.core.publisher.MonoSink;
 import reactor.core.publisher.Sinks;
 
 /**
- * A connection as the API shows it: the protocol connection, served by the runtime's driver, with stream 1 as the
- * connection's own {@link #inbound()} / {@link #outbound()}, and the other streams used one request at a time for
- * fire-and-forget, request/response, request/stream and channel (clients open odd streams, servers even ones).
- * Reactive work runs on the connection's own {@link ConnectionWorker} thread, never on the driver thread; handing
- * work to it allocates nothing.
+ * A connection as the API shows it: the protocol connection, pinned to one event loop of its runtime, with stream 1
+ * as the connection's own {@link #inbound()} / {@link #outbound()}, and the other streams used one request at a time
+ * for fire-and-forget, request/response, request/stream and channel (clients open odd streams, servers even ones).
+ *
+ * <p>Threads: the loop alone polls, checks and delivers: inbound signals, decoding, the opening of streams and the
+ * handlers run on it, inline in its duty cycle (the streams the protocol reports active are drained after the
+ * completions were polled, before the cycle posts, so that an answer written in {@code onNext} leaves in the same
+ * cycle). Outbound messages are encoded on the thread that emits them, inside the {@link RingGuard}; the loop posts
+ * what was committed. Lifecycle changes (open, free, close) happen on the loop only.
  */
 final class DefaultConnection implements Connection, StreamActivity, ErrorFactory {
 
     static final int DEFAULT_STREAM = 1;
+    private static final System.Logger LOG = System.getLogger(DefaultConnection.class.getName());
 
     private final RdmaRuntime runtime;
-    private final boolean ownsRuntime;
+    private final EventLoop loop;
     private final boolean client;
     private final ProtocolConnection protocol;
     private final RdmaConfig config;
     private final StreamHandler streamHandler;
     private final StreamChannel[] channels;
-    private static final AtomicInteger WORKERS = new AtomicInteger();
-
-    private final ConnectionWorker worker;
+    private final RingGuard guard = new RingGuard();
     private final AtomicBoolean disposed = new AtomicBoolean();
     private final Sinks.Empty<Void> closed = Sinks.empty();
-    /** Set on the worker when release starts: stream drains, which run on the worker too, stop touching the rings. */
+    /** Set on the loop when release starts: stream drains stop touching the rings. */
     private volatile boolean released;
-    /** Reads the OPEN frames the peer begins its requests with (worker only). */
+    /** Reads the OPEN frames the peer begins its requests with (loop only). */
     private final OpenReader openReader = new OpenReader();
+    /** The streams the protocol reported active in this duty cycle, drained once it has polled (loop only). */
+    private final boolean[] ready;
+    private final int[] readyList;
+    private int readyCount;
+    private final BooleanSupplier isReleased;
 
-    DefaultConnection(final RdmaRuntime runtime, final boolean ownsRuntime, final boolean client,
-                      final ProtocolConnection protocol, final RdmaConfig config, final StreamHandler streamHandler) {
+    /**
+     * @param runtime a reference to the runtime that this connection now owns (released when it is disposed)
+     */
+    DefaultConnection(final RdmaRuntime runtime, final boolean client, final ProtocolConnection protocol,
+                      final RdmaConfig config, final StreamHandler streamHandler) {
         this.runtime = runtime;
-        this.ownsRuntime = ownsRuntime;
+        this.loop = runtime.nextLoop();
+        this.isReleased = () -> released || loop.isClosed();
         this.client = client;
         this.protocol = protocol;
         this.config = config;
         this.streamHandler = streamHandler;
         final int streams = protocol.options().maxStreams();
-        this.worker = new ConnectionWorker("rdma-worker-" + runtime.name + "-" + WORKERS.incrementAndGet(), streams,
-            IdleStrategies.parse(config.idle()));
         this.channels = new StreamChannel[streams];
+        this.ready = new boolean[streams];
+        this.readyList = new int[streams];
         for (int slot = 1; slot < streams; slot++) {
             channels[slot] = new StreamChannel(this, slot, protocol.stream(slot));
         }
-        channels[DEFAULT_STREAM].openRemotely(); // the connection's own stream is always open
+        channels[DEFAULT_STREAM].openDefault(); // the connection's own stream is always open
         protocol.activity(this);
-        if (!runtime.driver.add(protocol)) {
-            worker.close();
-            throw new RdmaConnectionException("the driver's command queue is full; it is overloaded or stopped");
+        runtime.loops.own(protocol.queuePair(), loop);
+        if (!loop.execute(() -> loop.add(protocol))) {
+            runtime.loops.disown(protocol.queuePair());
+            throw new RdmaConnectionException("the runtime " + runtime.name() + " has stopped");
         }
     }
 
@@ -104,9 +117,9 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         return closed.asMono();
     }
 
-    /** Hands internal work to the connection's worker; dropped once the connection is disposed. */
-    void onWorker(final Runnable task) {
-        worker.execute(task);
+    /** Hands internal work to the connection's loop, for its next duty cycle; dropped once the loop stopped. */
+    void onLoop(final Runnable task) {
+        loop.execute(task);
     }
 
     // ------------------------------------------------------------------------------------------------ requests
@@ -146,40 +159,112 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     }
 
     /**
-     * Takes a free stream of this side's parity and opens it (on the worker). Refused with
-     * {@link RdmaStreamsBusyException} at once if so many requests already wait for the worker that its bounded queue
-     * is nearly full.
+     * Takes a free stream of this side's parity and opens it (on the loop). When every stream of this side is in use,
+     * the request waits, in order, until one is free; at most {@link #MAX_WAITING_REQUESTS} wait, and beyond that, or
+     * when so many requests wait for the loop that its bounded queue is nearly full, the request is refused at once
+     * with {@link RdmaStreamsBusyException} (nothing was sent).
      */
     private Mono<StreamChannel> open(final StreamKind kind) {
         return Mono.create(sink -> {
-            if (!worker.tryExecute(() -> openOnWorker(kind, sink))) {
-                sink.error(worker.isClosed() ? connectionFailed("the connection was closed")
-                    : new RdmaStreamsBusyException((channels.length - 2) / 2));
+            if (loop.inLoop()) {
+                openOnLoop(kind, sink);
+            } else if (!loop.tryExecute(() -> openOnLoop(kind, sink))) {
+                sink.error(loop.isClosed() ? connectionFailed("the connection was closed") : busy());
             }
         });
     }
 
-    private void openOnWorker(final StreamKind kind, final MonoSink<StreamChannel> sink) {
+    /** Requests that may wait for a free stream, per connection; more are refused. */
+    static final int MAX_WAITING_REQUESTS = 1024;
+
+    /** A request waiting for a free stream (loop only); a cancelled one is skipped. */
+    private static final class WaitingRequest {
+        final StreamKind kind;
+        final MonoSink<StreamChannel> sink;
+        volatile boolean cancelled;
+
+        WaitingRequest(final StreamKind kind, final MonoSink<StreamChannel> sink) {
+            this.kind = kind;
+            this.sink = sink;
+        }
+    }
+
+    private final java.util.ArrayDeque<WaitingRequest> waiting = new java.util.ArrayDeque<>();
+
+    private RdmaStreamsBusyException busy() {
+        return new RdmaStreamsBusyException((channels.length - 2) / 2);
+    }
+
+    private void openOnLoop(final StreamKind kind, final MonoSink<StreamChannel> sink) {
         if (released || protocol.isTerminated()) {
             sink.error(connectionFailed(protocol.error() != null ? protocol.error() : "the connection was closed"));
             return;
         }
-        for (int slot = client ? 3 : 2; slot < channels.length; slot += 2) {
-            if (channels[slot].isFree() && channels[slot].isInboundIdle()) {
-                channels[slot].openLocally(kind);
-                sink.success(channels[slot]);
-                return;
+        if (waiting.isEmpty()) {
+            for (int slot = client ? 3 : 2; slot < channels.length; slot += 2) {
+                if (channels[slot].isFree() && channels[slot].isInboundIdle()) {
+                    channels[slot].openLocally(kind);
+                    sink.success(channels[slot]);
+                    return;
+                }
             }
         }
-        sink.error(new RdmaStreamsBusyException((channels.length - 2) / 2));
+        if (waiting.size() >= MAX_WAITING_REQUESTS) {
+            sink.error(busy());
+            return;
+        }
+        final WaitingRequest request = new WaitingRequest(kind, sink);
+        sink.onCancel(() -> request.cancelled = true);
+        waiting.addLast(request);
     }
 
-    /** A stream became free (worker): a request the peer queued behind its last use can start now. */
+    /**
+     * A stream became free (loop): a request the peer queued behind its last use can start now, or, on a stream of
+     * this side, the first request waiting for one.
+     */
     void onChannelFree(final StreamChannel channel) {
         acceptRemoteOpen(channel);
+        final boolean mine = (channel.slot() % 2 == 1) == client;
+        if (!mine || released || protocol.isTerminated()) {
+            return;
+        }
+        if (!waiting.isEmpty() && !serveWaitingScheduled) {
+            // not inline: the stream's last frame is still being consumed, and the new use must not see it
+            serveWaitingScheduled = loop.execute(serveWaiting);
+        }
     }
 
-    /** The peer may have opened {@code channel}'s stream (worker): serve its request if the stream is free. */
+    private boolean serveWaitingScheduled;
+    private final Runnable serveWaiting = this::serveWaiting;
+
+    /** Hands free streams of this side to the requests waiting for one, in order (loop). */
+    private void serveWaiting() {
+        serveWaitingScheduled = false;
+        if (released || protocol.isTerminated()) {
+            return;
+        }
+        for (int slot = client ? 3 : 2; slot < channels.length && !waiting.isEmpty(); slot += 2) {
+            final StreamChannel channel = channels[slot];
+            WaitingRequest request;
+            while (channel.isFree() && channel.isInboundIdle() && (request = waiting.pollFirst()) != null) {
+                if (!request.cancelled) {
+                    channel.openLocally(request.kind);
+                    request.sink.success(channel);
+                }
+            }
+        }
+    }
+
+    /** The connection ended (loop): the requests still waiting for a stream fail. */
+    private void failWaiting() {
+        WaitingRequest request;
+        while ((request = waiting.pollFirst()) != null) {
+            request.sink.error(connectionFailed(protocol.error() != null ? protocol.error()
+                : "the connection was closed"));
+        }
+    }
+
+    /** The peer may have opened {@code channel}'s stream (loop): serve its request if the stream is free. */
     void acceptRemoteOpen(final StreamChannel channel) {
         if (released || !channel.isFree() || channel.stream().peekType() != ProtocolStream.OPEN) {
             return;
@@ -188,7 +273,8 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         openReader.read(channel.stream());
         final int check = openReader.check;
         final StreamKind kind = check == FrameCheck.OK ? StreamKind.of(openReader.kind) : null;
-        channel.openRemotely();
+        // a malformed OPEN still opens the use (its answer is an error); it grants nothing
+        channel.openRemotely(kind != null ? kind : StreamKind.CHANNEL, kind != null ? openReader.initialRequestN : 0);
         if (kind == null) {
             // a malformed OPEN (an unknown kind among others) is a protocol error: the driver ends the connection
             channel.stream().consumerError("OPEN: " + FrameCheck.describe(check));
@@ -203,7 +289,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         }
         final int use = channel.use();
         Flux.defer(() -> streamHandler.handle(kind, channel, channel))
-            .doFinally(signal -> worker.execute(() -> channel.finishServing(use)))
+            .doFinally(signal -> loop.execute(() -> channel.finishServing(use)))
             .subscribe(null, error -> System.getLogger(DefaultConnection.class.getName())
                 // a stream cut short because the connection ended is the connection's news, told by onDispose()
                 .log(error instanceof RdmaConnectionException ? System.Logger.Level.DEBUG
@@ -219,11 +305,13 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         private ProtocolStream stream;
         int check;
         int kind;
+        long initialRequestN;
 
         void read(final ProtocolStream from) {
             stream = from;
             check = FrameCheck.WRONG_STREAM;
             kind = 0;
+            initialRequestN = 0;
             from.poll(this);
             stream = null;
         }
@@ -236,7 +324,9 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             }
             check = stream.checkFrame(buffer, index, length, type);
             if (check == FrameCheck.OK) {
-                kind = open.wrap(buffer, index - FrameHeaderFlyweight.HEADER_LENGTH).kind();
+                open.wrap(buffer, index - FrameHeaderFlyweight.HEADER_LENGTH);
+                kind = open.kind();
+                initialRequestN = open.initialRequestN();
                 if (!OpenFrameFlyweight.isKnownKind(kind)) {
                     check = FrameCheck.BAD_KIND; // rewritten since its check
                 }
@@ -246,16 +336,22 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
 
     // ------------------------------------------------------------------------------------------------ streams
 
-    <T> InboundStream<T> newInbound(final StreamChannel channel, final Codec<T> codec) {
-        return new InboundStream<>(protocol, channel.stream(), codec, worker, config.prefetch(), this,
-            () -> released, () -> onInboundEnded(channel), runtime.counters);
+    /** @return messages granted to the peer ahead of consumption, at most */
+    long prefetch() {
+        return config.prefetch();
+    }
+
+    <T> InboundStream<T> newInbound(final StreamChannel channel, final Codec<T> codec, final long limit,
+                                    final long granted) {
+        return new InboundStream<>(protocol, channel.stream(), codec, loop, config.prefetch(), limit, granted, this,
+            isReleased, () -> onInboundEnded(channel), runtime.counters);
     }
 
     <T> OutboundStream<T> newOutbound(final StreamChannel channel, final int openKind,
                                       final Publisher<? extends T> messages, final Codec<T> codec,
                                       final MonoSink<Void> sink) {
-        return OutboundStream.create(protocol, channel.stream(), openKind, messages, codec, worker, this, sink,
-            () -> released, runtime.counters);
+        return OutboundStream.create(protocol, channel.stream(), openKind, messages, codec, loop, guard, this, sink,
+            isReleased, runtime.counters);
     }
 
     private void onInboundEnded(final StreamChannel channel) {
@@ -265,25 +361,47 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         }
     }
 
-    // ------------------------------------------------------------------------------------------------ driver
+    // ------------------------------------------------------------------------------------------------ loop
 
     @Override
     public void onFramesArrived(final int stream) {
-        final StreamChannel channel = channels[stream];
-        channel.signalInbound();
-        if (stream != DEFAULT_STREAM) {
-            channel.scheduleOpenCheck(); // one preallocated task per stream, scheduled once at a time
-        }
+        markReady(stream);
     }
 
     @Override
     public void onProducerReady(final int stream) {
-        channels[stream].signalOutbound();
+        markReady(stream);
+    }
+
+    private void markReady(final int stream) {
+        if (!ready[stream]) {
+            ready[stream] = true;
+            readyList[readyCount++] = stream;
+        }
     }
 
     /**
-     * The connection ended (driver thread). Subscribers first get what already arrived (as far as they ask for it);
-     * the memory is released once every inbound has ended, or at once if nobody reads.
+     * The protocol polled its completions (loop): drain each stream it reported, inline: deliver what arrived, look
+     * for an OPEN, encode what waits for credit.
+     */
+    @Override
+    public void onPolled() {
+        for (int i = 0; i < readyCount; i++) {
+            final int stream = readyList[i];
+            ready[stream] = false;
+            final StreamChannel channel = channels[stream];
+            channel.signalInbound();
+            if (stream != DEFAULT_STREAM) {
+                acceptRemoteOpen(channel);
+            }
+            channel.signalOutbound();
+        }
+        readyCount = 0;
+    }
+
+    /**
+     * The connection ended (loop). Subscribers first get what already arrived (as far as they ask for it); the memory
+     * is released once every inbound has ended, or at once if nobody reads.
      */
     @Override
     public void onTerminated() {
@@ -291,7 +409,8 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             runtime.counters.errors().increment();
         }
         signalAll();
-        worker.execute(this::disposeWhenIdle);
+        failWaiting();
+        loop.execute(this::disposeWhenIdle);
     }
 
     private void signalAll() {
@@ -323,37 +442,42 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     // ------------------------------------------------------------------------------------------------ disposal
 
     /**
-     * Closes the connection: on the worker (after any drain running there) the streams stop touching the rings; the
-     * driver then sends what was committed, closes the queue pair and frees the rings and registrations; the
-     * subscribers and {@link #onDispose()} learn the outcome.
+     * Closes the connection, on its loop: the streams stop touching the rings, senders on other threads are kept out
+     * ({@link RingGuard}); the loop then sends what was committed, waits until no sender is inside the rings, closes
+     * the queue pair and frees the rings and registrations; the subscribers and {@link #onDispose()} learn the
+     * outcome, and the connection gives its reference to the runtime back.
      */
     @Override
     public void dispose() {
         if (!disposed.compareAndSet(false, true)) {
             return;
         }
-        worker.execute(() -> {
+        if (!loop.execute(this::closeOnLoop)) {
+            // the loop has stopped: its close closed the protocol already
             released = true;
-            signalAll(); // subscribers see the end
-            final Runnable afterClose = () -> worker.execute(this::finishDispose);
-            if (!runtime.driver.close(protocol, config.livenessTimeout().toNanos(), afterClose)) {
-                protocol.close(); // the driver is gone: nothing else can be touching the connection
-                afterClose.run();
-            }
-        });
+            guard.close();
+            finishDispose();
+        }
+    }
+
+    private void closeOnLoop() {
+        released = true;
+        guard.close();
+        signalAll(); // subscribers see the end
+        failWaiting();
+        loop.close(protocol, config.livenessTimeout().toNanos(), guard::isQuiescent, this::finishDispose);
     }
 
     private void finishDispose() {
         final String error = protocol.error();
-        worker.close();
-        if (ownsRuntime) {
-            runtime.close();
-        }
-        if (error != null) {
-            closed.tryEmitError(connectionFailed(error));
-        } else {
-            closed.tryEmitEmpty();
-        }
+        runtime.loops.disown(protocol.queuePair());
+        runtime.release(() -> {
+            if (error != null) {
+                closed.tryEmitError(connectionFailed(error));
+            } else {
+                closed.tryEmitEmpty();
+            }
+        });
     }
 
     @Override

@@ -18,7 +18,10 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
-/** A bound server: a listener, an accepting thread, and the runtime whose driver serves every connection. */
+/**
+ * A bound server: a listener, an accepting thread, and a reference to the runtime whose event loops serve its
+ * connections (each connection pinned to one loop, in turn).
+ */
 final class DefaultServer implements DisposableServer {
 
     private static final System.Logger LOG = System.getLogger(DefaultServer.class.getName());
@@ -53,14 +56,14 @@ final class DefaultServer implements DisposableServer {
                                final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler,
                                final StreamHandler streamHandler) {
         final String address = config.requireAddress("RdmaServer.bind()");
-        final RdmaRuntime runtime = RdmaRuntime.open(config, "server-" + address);
+        final RdmaRuntime runtime = config.acquireRuntime();
         try {
             final DefaultServer server = new DefaultServer(config, runtime, runtime.device.listen(address), handler,
                 streamHandler);
             server.acceptor.start();
             return server;
         } catch (final RuntimeException ex) {
-            runtime.close();
+            runtime.release();
             throw ex instanceof RdmaException rdma
                 ? new RdmaConnectionException("cannot listen at '" + address + "': " + rdma.getMessage(), rdma) : ex;
         }
@@ -116,6 +119,10 @@ final class DefaultServer implements DisposableServer {
                 + ex.getMessage());
             return;
         }
+        if (!runtime.retain()) { // the waiting thread holds the device open: closing the server cannot unmap it
+            pending.abandon();
+            return;
+        }
         authenticating.incrementAndGet();
         Thread.ofVirtual().name("rdma-auth-" + listener.address()).start(() -> {
             try {
@@ -136,19 +143,42 @@ final class DefaultServer implements DisposableServer {
                 }
             } finally {
                 authenticating.decrementAndGet();
+                runtime.release();
             }
         });
     }
 
+    /** Pins the connection to a loop of the runtime, where the handler is called. */
     private void serve(final ProtocolConnection protocol) {
-        final DefaultConnection connection = new DefaultConnection(runtime, false, false, protocol, config,
-            streamHandler);
+        if (!runtime.retain()) {
+            protocol.close();
+            return;
+        }
+        final DefaultConnection connection;
+        try {
+            connection = new DefaultConnection(runtime, false, protocol, config, streamHandler);
+        } catch (final RuntimeException ex) {
+            runtime.release();
+            protocol.close();
+            throw ex;
+        }
         connections.add(connection);
         connection.onDispose().onErrorComplete().subscribe(null, null, () -> connections.remove(connection));
-        Flux.from(handler.apply(connection.inbound(), connection.outbound()))
-            .doFinally(signal -> connection.dispose())
-            .subscribe(null, error -> LOG.log(System.Logger.Level.WARNING,
-                "the handler of the connection from " + connection.peer() + " failed", error));
+        connection.onLoop(() -> {
+            final Publisher<Void> handled;
+            try {
+                handled = handler.apply(connection.inbound(), connection.outbound());
+            } catch (final RuntimeException ex) {
+                LOG.log(System.Logger.Level.WARNING, "the handler of the connection from " + connection.peer()
+                    + " failed", ex);
+                connection.dispose();
+                return;
+            }
+            Flux.from(handled)
+                .doFinally(signal -> connection.dispose())
+                .subscribe(null, error -> LOG.log(System.Logger.Level.WARNING,
+                    "the handler of the connection from " + connection.peer() + " failed", error));
+        });
     }
 
     /** Refuses a connection with a reason the client reads in its error. */
@@ -198,7 +228,7 @@ final class DefaultServer implements DisposableServer {
             })
             .then()
             .block(config.livenessTimeout().multipliedBy(2));
-        runtime.close();
+        runtime.release();
         closed.tryEmitEmpty();
     }
 

@@ -92,7 +92,8 @@ public final class RdmaClient {
     }
 
     /**
-     * @param strategy the driver thread's idle strategy: {@code busy-spin}, {@code yielding}, {@code backoff} (also
+     * @param strategy the event loops' idle strategy (of the shared runtime; a runtime given to
+     *                 {@link #runOn} has its own): {@code busy-spin}, {@code yielding}, {@code backoff} (also
      *                 {@code backoff:maxSpins=,maxYields=,minPark=,maxPark=}), {@code sleeping[:duration]}
      */
     public RdmaClient idleStrategy(final String strategy) {
@@ -125,23 +126,57 @@ public final class RdmaClient {
     }
 
     /**
-     * Connects: opens a device and a driver thread for this connection, runs the handshake.
+     * Runs this client's connections on a runtime of the application's own instead of the process's shared one.
+     *
+     * @param runtime a running runtime (its provider, directory, idle strategy and memory limit then apply, not this
+     *                client's)
+     */
+    public RdmaClient runOn(final RdmaRuntime runtime) {
+        return new RdmaClient(config.withRuntime(java.util.Objects.requireNonNull(runtime, "runtime")));
+    }
+
+    /**
+     * Connects: runs the handshake on a Reactor bounded-elastic thread, then pins the connection to one of the
+     * runtime's event loops. Cancelling the returned {@code Mono} (for example through {@code timeout}) before it
+     * answers closes the connection it was making.
      *
      * @return the connection, or an {@link RdmaConnectionException} that says why not
      */
     public Mono<Connection> connect() {
-        return Mono.<Connection>fromCallable(() -> {
-            final String address = config.requireAddress("RdmaClient.connect()");
-            final RdmaRuntime runtime = RdmaRuntime.open(config, "client-" + address);
-            try {
-                final ProtocolConnection protocol = ProtocolConnection.connect(runtime.device, address,
-                    config.protocol(), config.connectTimeout(), config.secret());
-                return new DefaultConnection(runtime, true, true, protocol, config, null);
-            } catch (final RuntimeException ex) {
-                runtime.close();
-                throw ex instanceof RdmaConnectionException ? ex
-                    : new RdmaConnectionException("cannot connect to '" + address + "': " + ex.getMessage(), ex);
-            }
-        }).subscribeOn(Schedulers.boundedElastic());
+        return Mono.<Connection>create(sink -> {
+            final java.util.concurrent.atomic.AtomicBoolean cancelled = new java.util.concurrent.atomic.AtomicBoolean();
+            sink.onCancel(() -> cancelled.set(true));
+            Schedulers.boundedElastic().schedule(() -> {
+                final Connection connection;
+                try {
+                    connection = open();
+                } catch (final RuntimeException ex) {
+                    sink.error(ex);
+                    return;
+                }
+                if (cancelled.get()) {
+                    connection.dispose(); // nobody will ever see it: release its slot at the server and its memory
+                    return;
+                }
+                sink.success(connection);
+                if (cancelled.get()) {
+                    connection.dispose(); // cancelled while being handed over: success was dropped
+                }
+            });
+        });
+    }
+
+    private Connection open() {
+        final String address = config.requireAddress("RdmaClient.connect()");
+        final RdmaRuntime runtime = config.acquireRuntime();
+        try {
+            final ProtocolConnection protocol = ProtocolConnection.connect(runtime.device, address,
+                config.protocol(), config.connectTimeout(), config.secret());
+            return new DefaultConnection(runtime, true, protocol, config, null);
+        } catch (final RuntimeException ex) {
+            runtime.release();
+            throw ex instanceof RdmaConnectionException ? ex
+                : new RdmaConnectionException("cannot connect to '" + address + "': " + ex.getMessage(), ex);
+        }
     }
 }

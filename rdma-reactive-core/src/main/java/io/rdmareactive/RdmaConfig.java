@@ -25,15 +25,16 @@ import java.util.Objects;
  * @param maxConnections   the most connections a server serves at once (a client: unused)
  * @param maxRegisteredBytes the most bytes the runtime's device registers at once, 0 for no limit of ours
  * @param secret           the shared secret of the authenticated handshake (a copy, at least 16 bytes), or null
+ * @param runtime          the runtime to run on, or null for the process's shared one
  */
 record RdmaConfig(String provider, String address, Path directory, int maxStreams, int ringCapacity,
                   int maxMessageLength, Duration keepalive, Duration livenessTimeout, int prefetch, String idle,
                   Duration connectTimeout, Duration requestTimeout, CodecRegistry codecs, int maxConnections,
-                  long maxRegisteredBytes, byte[] secret) {
+                  long maxRegisteredBytes, byte[] secret, RdmaRuntime runtime) {
 
     static final RdmaConfig DEFAULTS = new RdmaConfig("auto", null, null, 16, 64 * 1024, 16 * 1024 * 1024,
         Duration.ofSeconds(1), Duration.ofSeconds(5), 256, defaultIdle(), Duration.ofSeconds(10), Duration.ofSeconds(30),
-        CodecRegistry.defaults(), Integer.MAX_VALUE, 0, null);
+        CodecRegistry.defaults(), Integer.MAX_VALUE, 0, null, null);
 
     RdmaConfig {
         Objects.requireNonNull(provider, "provider");
@@ -70,82 +71,102 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
     RdmaConfig withProvider(final String value) {
         return new RdmaConfig(value, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
             livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret);
+            secret, runtime);
     }
 
     RdmaConfig withAddress(final String value) {
         return new RdmaConfig(provider, value, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
             livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret);
+            secret, runtime);
     }
 
     RdmaConfig withDirectory(final Path value) {
         return new RdmaConfig(provider, address, value, maxStreams, ringCapacity, maxMessageLength, keepalive,
             livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret);
+            secret, runtime);
     }
 
     RdmaConfig withRings(final int streams, final int capacity) {
         return new RdmaConfig(provider, address, directory, streams, capacity, maxMessageLength, keepalive,
             livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret);
+            secret, runtime);
     }
 
     RdmaConfig withMaxMessageLength(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, value, keepalive,
             livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret);
+            secret, runtime);
     }
 
     RdmaConfig withLiveness(final Duration interval, final Duration timeout) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, interval,
             timeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret);
+            secret, runtime);
     }
 
     RdmaConfig withPrefetch(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
             livenessTimeout, value, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret);
+            secret, runtime);
     }
 
     RdmaConfig withIdle(final String value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
             livenessTimeout, prefetch, value, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret);
+            secret, runtime);
     }
 
     RdmaConfig withRequestTimeout(final Duration value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
             livenessTimeout, prefetch, idle, connectTimeout, value, codecs, maxConnections, maxRegisteredBytes,
-            secret);
+            secret, runtime);
     }
 
     RdmaConfig withConnectTimeout(final Duration value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
             livenessTimeout, prefetch, idle, value, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret);
+            secret, runtime);
     }
 
     RdmaConfig withCodecs(final CodecRegistry value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
             livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, value, maxConnections, maxRegisteredBytes,
-            secret);
+            secret, runtime);
     }
 
     RdmaConfig withMaxConnections(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, value, maxRegisteredBytes, secret);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, value, maxRegisteredBytes, secret,
+            runtime);
     }
 
     RdmaConfig withMaxRegisteredBytes(final long value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, value, secret);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, value, secret,
+            runtime);
     }
 
     RdmaConfig withSecret(final byte[] value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
             livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            value);
+            value, runtime);
+    }
+
+    RdmaConfig withRuntime(final RdmaRuntime value) {
+        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
+            secret, value);
+    }
+
+    /** @return a reference to the runtime to run on: the one given, or the process's shared one for this config */
+    RdmaRuntime acquireRuntime() {
+        if (runtime == null) {
+            return RdmaRuntime.shared(this);
+        }
+        if (runtime.isDisposed() || !runtime.retain()) {
+            throw new IllegalStateException("the runtime " + runtime.name() + " was disposed; give runOn(...) a "
+                + "running one, or leave it out to use the process's shared runtime");
+        }
+        return runtime;
     }
 }

@@ -1,64 +1,150 @@
 package io.rdmareactive;
 
-import io.rdmareactive.internal.driver.ConnectionDriverAgent;
 import io.rdmareactive.internal.driver.DriverCounters;
-import io.rdmareactive.internal.driver.DriverRunner;
-import io.rdmareactive.internal.driver.ThreadingMode;
+import io.rdmareactive.internal.driver.EventLoop;
+import io.rdmareactive.internal.driver.EventLoopGroup;
+import io.rdmareactive.internal.driver.IdleStrategies;
 import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import reactor.core.Disposable;
+import reactor.core.scheduler.NonBlocking;
 
 /**
- * A device, the driver thread that serves its connections, and the driver's counters (a file other processes can
- * read with {@code CountersReaderTool}); what a server or a client runs on.
+ * What servers and clients run on: one device of a provider, one counters file, and a small group of <b>event
+ * loops</b>, each a thread of its own ({@code rdma-loop-<runtime>-<i>}) that alone serves the connections pinned to
+ * it. As with reactor-netty's {@code LoopResources}, a process needs one: every {@link RdmaClient} and
+ * {@link RdmaServer} uses a runtime shared by the whole process unless given its own with {@code runOn(runtime)}.
+ *
+ * <pre>{@code
+ * RdmaRuntime runtime = RdmaRuntime.builder().provider("shm").loops(2).idleStrategy("busy-spin").build();
+ * DisposableServer server = RdmaServer.create().runOn(runtime).address("quotes").handle(...).bind().block();
+ * Connection connection = RdmaClient.create().runOn(runtime).address("quotes").connect().block();
+ * ...
+ * runtime.dispose(); // its loops stop once the last server and connection on it are disposed too
+ * }</pre>
+ *
+ * <h2>Threads</h2>
+ * Inbound signals ({@code onNext}, {@code onComplete}, {@code onError}), codecs' decoding and the handlers of a
+ * server run on the loop of their connection; a subscriber that blocks or works long moves off it with
+ * {@code publishOn}. Outbound messages are encoded on the thread that emits them, straight into the send ring. See
+ * docs/threading.md.
+ *
+ * <h2>Invoker mode</h2>
+ * A runtime built with {@link Builder#invoker()} starts no thread: the application drives every loop with
+ * {@link #doWork()}, from one thread at a time, and so sends and polls with no hop between threads at all.
+ *
+ * <h2>Lifetime</h2>
+ * A runtime is reference-counted: the builder's caller holds one reference, each server and connection on it holds
+ * one. {@link #dispose()} gives up the caller's; the loops stop, the device and the counters close once the last
+ * reference is gone. The process's shared runtimes (one for each provider, directory, idle strategy and memory limit
+ * that clients and servers ask for) come and go with their users.
  */
-final class RdmaRuntime implements AutoCloseable {
+public final class RdmaRuntime implements Disposable {
+
+    /** The system property that sets the default number of loops. */
+    public static final String LOOPS_PROPERTY = "rdma.loops";
 
     private static final AtomicInteger INSTANCES = new AtomicInteger();
+    private static final Map<SharedKey, RdmaRuntime> SHARED = new HashMap<>();
 
     final RdmaDevice device;
-    /** The runtime's name ({@code <role>-<pid>-<n>}), which its threads' names carry. */
     final String name;
-    final ConnectionDriverAgent driver;
     final DriverCounters counters;
-    private final DriverRunner runner;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    final EventLoopGroup loops;
+    private final SharedKey sharedKey;
+    private final String idle;
+    private int references;
+    private boolean released;
+    private boolean disposedByOwner;
 
-    private RdmaRuntime(final RdmaDevice device, final String name, final ConnectionDriverAgent driver,
-                        final DriverCounters counters, final DriverRunner runner) {
+    private RdmaRuntime(final RdmaDevice device, final String name, final DriverCounters counters,
+                        final EventLoopGroup loops, final SharedKey sharedKey, final String idle) {
         this.device = device;
         this.name = name;
-        this.driver = driver;
         this.counters = counters;
-        this.runner = runner;
+        this.loops = loops;
+        this.sharedKey = sharedKey;
+        this.idle = idle;
+        this.references = 1;
     }
 
-    static RdmaRuntime open(final RdmaConfig config, final String role) {
+    /** @return a builder with the defaults: provider {@code auto}, {@link #defaultLoops()} loops, the default idle */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * @return the default number of loops: the {@value #LOOPS_PROPERTY} system property, else one on machines with 1 to
+     *     3 available processors and a quarter of them (at least one) on larger ones, so that busy-spinning loops leave
+     *     cores to the application
+     */
+    public static int defaultLoops() {
+        final String configured = System.getProperty(LOOPS_PROPERTY);
+        if (configured != null && !configured.isBlank()) {
+            try {
+                final int loops = Integer.parseInt(configured.trim());
+                if (loops >= 1 && loops <= 256) {
+                    return loops;
+                }
+            } catch (final NumberFormatException ignored) {
+                // fall through to the message
+            }
+            throw new IllegalArgumentException("-D" + LOOPS_PROPERTY + "=" + configured + ": give a whole number of "
+                + "event loops from 1 to 256");
+        }
+        final int processors = Runtime.getRuntime().availableProcessors();
+        return processors < 4 ? 1 : Math.max(1, processors / 4);
+    }
+
+    /**
+     * The process's shared runtime for a configuration: the one already running for the same provider, directory,
+     * idle strategy and memory limit, or a new one. The caller holds a reference and must {@link #release()} it.
+     */
+    static RdmaRuntime shared(final RdmaConfig config) {
+        final SharedKey key = new SharedKey(config.provider(), config.directory(), config.idle(),
+            config.maxRegisteredBytes());
+        synchronized (SHARED) {
+            final RdmaRuntime running = SHARED.get(key);
+            if (running != null && running.retain()) {
+                return running;
+            }
+            final RdmaRuntime created = open(key.provider(), key.directory(), key.idle(), key.maxRegisteredBytes(),
+                defaultLoops(), false, key);
+            SHARED.put(key, created);
+            return created;
+        }
+    }
+
+    private record SharedKey(String provider, Path directory, String idle, long maxRegisteredBytes) {
+    }
+
+    private static RdmaRuntime open(final String provider, final Path directory, final String idle,
+                                    final long maxRegisteredBytes, final int loopCount, final boolean invoker,
+                                    final SharedKey key) {
         final DeviceOptions.Builder options = DeviceOptions.builder();
-        if (config.directory() != null) {
-            options.directory(config.directory());
+        if (directory != null) {
+            options.directory(directory);
         }
-        if (config.maxRegisteredBytes() > 0) {
-            options.maxRegisteredBytes(config.maxRegisteredBytes());
+        if (maxRegisteredBytes > 0) {
+            options.maxRegisteredBytes(maxRegisteredBytes);
         }
-        final RdmaDevice device = RdmaProviders.named(config.provider()).open(options.build());
+        final RdmaDevice device = RdmaProviders.named(provider).open(options.build());
         DriverCounters counters = null;
         try {
-            final String name = (role + "-" + ProcessHandle.current().pid() + "-" + INSTANCES.incrementAndGet())
-                .replaceAll("[^A-Za-z0-9._-]", "_");
-            counters = DriverCounters.create(countersDirectory(config), name);
-            final ConnectionDriverAgent driver = new ConnectionDriverAgent(name, device);
-            final DriverRunner runner = DriverRunner.builder(name)
-                .threadingMode(ThreadingMode.SHARED)
-                .idleStrategy(config.idle())
-                .counters(counters)
-                .agent(driver)
-                .start();
-            return new RdmaRuntime(device, name, driver, counters, runner);
+            final String name = (device.providerName() + "-" + ProcessHandle.current().pid() + "-"
+                + INSTANCES.incrementAndGet()).replaceAll("[^A-Za-z0-9._-]", "_");
+            counters = DriverCounters.create(countersDirectory(directory), name);
+            final EventLoopGroup loops = EventLoopGroup.start(name, device, loopCount, IdleStrategies.supplier(idle),
+                counters.errors(), LoopThread::new, invoker);
+            return new RdmaRuntime(device, name, counters, loops, key, idle);
         } catch (final RuntimeException ex) {
             if (counters != null) {
                 counters.close();
@@ -69,9 +155,9 @@ final class RdmaRuntime implements AutoCloseable {
     }
 
     /** Where the counters file goes: the configured directory, else the shared-memory default, else the temp dir. */
-    private static Path countersDirectory(final RdmaConfig config) {
-        if (config.directory() != null) {
-            return config.directory();
+    private static Path countersDirectory(final Path configured) {
+        if (configured != null) {
+            return configured;
         }
         final String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
         final Path shm = Path.of("/dev/shm");
@@ -85,19 +171,209 @@ final class RdmaRuntime implements AutoCloseable {
         return directory;
     }
 
-    /** Stops the driver thread (closing every connection it serves), the counters and the device. Idempotent. */
-    @Override
-    public void close() {
-        if (closed.compareAndSet(false, true)) {
-            try {
-                runner.close();
-            } finally {
-                try {
-                    counters.close();
-                } finally {
-                    device.close();
-                }
+    /** @return the runtime's name ({@code <provider>-<pid>-<n>}), which its loop threads carry */
+    public String name() {
+        return name;
+    }
+
+    /** @return the provider of its device ({@code shm}, {@code verbs}) */
+    public String provider() {
+        return device.providerName();
+    }
+
+    /** @return how many event loops it has */
+    public int loopCount() {
+        return loops.size();
+    }
+
+    /** @return the idle strategy of its loops, as configured */
+    public String idleStrategy() {
+        return idle;
+    }
+
+    /** @return its loop threads (none in invoker mode) */
+    public List<Thread> threads() {
+        return loops.threads();
+    }
+
+    /** @return the counters of every connection on this runtime */
+    public RdmaCounters counters() {
+        return RdmaCounters.of(counters);
+    }
+
+    /**
+     * Invoker mode: runs one duty cycle of every loop on the calling thread: polls, delivers inbound messages to their
+     * subscribers, posts what was sent. Call it from one thread at a time, in a loop of your own.
+     *
+     * @return the work done; 0 when there was none (idle as you see fit)
+     * @throws IllegalStateException if the runtime runs its own threads
+     */
+    public int doWork() {
+        return loops.invoke();
+    }
+
+    /** @return true if it was built in invoker mode */
+    public boolean isInvoker() {
+        return loops.isInvoker();
+    }
+
+    /** @return the loop a new connection is pinned to */
+    EventLoop nextLoop() {
+        return loops.next();
+    }
+
+    /** Takes a reference for a server or connection; false if the runtime is already released. */
+    synchronized boolean retain() {
+        if (released) {
+            return false;
+        }
+        references++;
+        return true;
+    }
+
+    /** Gives a reference back; the last one stops the loops and closes the counters and the device. */
+    void release() {
+        release(() -> { });
+    }
+
+    /**
+     * Gives a reference back, then runs {@code after}: at once, or, when this was the last reference, once the
+     * loops stopped and the device closed (on another thread if the caller is one of the loops, which cannot wait
+     * for itself to stop).
+     */
+    void release(final Runnable after) {
+        synchronized (this) {
+            if (released || --references > 0) {
+                after.run();
+                return;
             }
+            released = true;
+        }
+        if (sharedKey != null) {
+            synchronized (SHARED) {
+                SHARED.remove(sharedKey, this);
+            }
+        }
+        if (loops.inAnyLoop() && !loops.isInvoker()) {
+            Thread.ofPlatform().daemon().name("rdma-close-" + name).start(() -> {
+                try {
+                    close();
+                } finally {
+                    after.run();
+                }
+            });
+        } else {
+            try {
+                close();
+            } finally {
+                after.run();
+            }
+        }
+    }
+
+    private void close() {
+        try {
+            loops.close();
+        } finally {
+            try {
+                counters.close();
+            } finally {
+                device.close();
+            }
+        }
+    }
+
+    /** Gives up the reference its builder's caller holds. Idempotent. */
+    @Override
+    public void dispose() {
+        synchronized (this) {
+            if (disposedByOwner) {
+                return;
+            }
+            disposedByOwner = true;
+        }
+        release();
+    }
+
+    @Override
+    public synchronized boolean isDisposed() {
+        return disposedByOwner || released;
+    }
+
+    @Override
+    public String toString() {
+        return "RdmaRuntime{" + name + ", " + loops.size() + " loops" + (loops.isInvoker() ? ", invoker" : "")
+            + ", idle " + idle + '}';
+    }
+
+    /** A loop thread: a Reactor {@link NonBlocking} thread, so that {@code block()} on it fails at once. */
+    private static final class LoopThread extends Thread implements NonBlocking {
+        LoopThread(final Runnable body) {
+            super(body);
+        }
+    }
+
+    /** Configures a runtime of one's own. */
+    public static final class Builder {
+        private String provider = "auto";
+        private Path directory;
+        private int loops = defaultLoops();
+        private String idle = RdmaConfig.defaultIdle();
+        private long maxRegisteredBytes;
+        private boolean invoker;
+
+        private Builder() {
+        }
+
+        /** @param provider {@code auto}, {@code shm} or {@code verbs} */
+        public Builder provider(final String provider) {
+            this.provider = Objects.requireNonNull(provider, "provider");
+            return this;
+        }
+
+        /** @param directory where the shared-memory provider keeps its files (its peers' must be the same) */
+        public Builder directory(final Path directory) {
+            this.directory = Objects.requireNonNull(directory, "directory");
+            return this;
+        }
+
+        /** @param count event loops, 1 to 256 (default {@link #defaultLoops()}) */
+        public Builder loops(final int count) {
+            if (count < 1 || count > 256) {
+                throw new IllegalArgumentException("a runtime has 1 to 256 event loops, not " + count);
+            }
+            this.loops = count;
+            return this;
+        }
+
+        /**
+         * @param strategy the loops' idle strategy: {@code busy-spin}, {@code yielding}, {@code backoff} (also
+         *                 {@code backoff:maxSpins=,maxYields=,minPark=,maxPark=}), {@code sleeping[:duration]}
+         */
+        public Builder idleStrategy(final String strategy) {
+            IdleStrategies.parse(strategy); // fail here, not at build
+            this.idle = strategy;
+            return this;
+        }
+
+        /** @param bytes the most memory the runtime registers at once, positive (default: no limit of ours) */
+        public Builder maxRegisteredBytes(final long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("maxRegisteredBytes must be positive: " + bytes);
+            }
+            this.maxRegisteredBytes = bytes;
+            return this;
+        }
+
+        /** No threads: the application drives the loops with {@link RdmaRuntime#doWork()}. */
+        public Builder invoker() {
+            this.invoker = true;
+            return this;
+        }
+
+        /** @return the running runtime; the caller holds a reference ({@link RdmaRuntime#dispose()}) */
+        public RdmaRuntime build() {
+            return open(provider, directory, idle, maxRegisteredBytes, loops, invoker, null);
         }
     }
 }

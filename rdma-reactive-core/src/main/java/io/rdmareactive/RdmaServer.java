@@ -133,7 +133,8 @@ public final class RdmaServer {
     }
 
     /**
-     * @param strategy the driver thread's idle strategy: {@code busy-spin}, {@code yielding}, {@code backoff} (also
+     * @param strategy the event loops' idle strategy (of the shared runtime; a runtime given to
+     *                 {@link #runOn} has its own): {@code busy-spin}, {@code yielding}, {@code backoff} (also
      *                 {@code backoff:maxSpins=,maxYields=,minPark=,maxPark=}), {@code sleeping[:duration]}
      */
     public RdmaServer idleStrategy(final String strategy) {
@@ -142,7 +143,19 @@ public final class RdmaServer {
     }
 
     /**
-     * @param handler called for each accepted connection; the connection closes when its publisher ends
+     * Runs this server and its connections on a runtime of the application's own instead of the process's shared one.
+     *
+     * @param runtime a running runtime (its provider, directory, idle strategy and memory limit then apply, not this
+     *                server's)
+     */
+    public RdmaServer runOn(final RdmaRuntime runtime) {
+        return new RdmaServer(config.withRuntime(Objects.requireNonNull(runtime, "runtime")), handler, streamHandler);
+    }
+
+    /**
+     * @param handler called for each accepted connection, on the event loop the connection is pinned to; it should
+     *                return at once (what its publisher does later runs where its sources emit). The connection
+     *                closes when its publisher ends
      */
     public RdmaServer handle(final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler) {
         return new RdmaServer(config, Objects.requireNonNull(handler, "handler"), streamHandler);

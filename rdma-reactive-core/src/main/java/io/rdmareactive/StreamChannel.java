@@ -5,7 +5,6 @@ import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.internal.protocol.ProtocolStream;
 import io.rdmareactive.internal.reactive.InboundStream;
 import io.rdmareactive.internal.reactive.OutboundStream;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.agrona.DirectBuffer;
 import org.reactivestreams.Publisher;
@@ -15,7 +14,7 @@ import reactor.core.publisher.Mono;
 /**
  * One stream slot of a connection, used once per request: opened (by this side with an OPEN frame, or by the peer),
  * carries one inbound and one outbound, and is free again when both have ended. State changes happen on the
- * connection's worker.
+ * connection's event loop.
  */
 final class StreamChannel implements Inbound, Outbound {
 
@@ -29,10 +28,9 @@ final class StreamChannel implements Inbound, Outbound {
     private boolean inboundDone;
     private boolean outboundDone;
     private volatile int pendingOpenKind;
-    /** True while {@link #openCheck} waits on the worker: arrivals then need no second check. */
-    private final AtomicBoolean openCheckScheduled = new AtomicBoolean();
-    /** Looks for an OPEN the peer sent (worker); made once, so that frames arriving allocate nothing. */
-    private final Runnable openCheck = this::checkOpen;
+    /** What the inbound of the current use may receive without a REQUEST_N, and in all (set with the use). */
+    private volatile long inboundGranted;
+    private volatile long inboundLimit = Long.MAX_VALUE;
 
     StreamChannel(final DefaultConnection owner, final int slot, final ProtocolStream stream) {
         this.owner = owner;
@@ -52,21 +50,47 @@ final class StreamChannel implements Inbound, Outbound {
         return !open;
     }
 
-    /** This side opens the stream: its first send carries the OPEN frame. (Worker.) */
+    /**
+     * This side opens the stream: its first send carries the OPEN frame, which grants the answer's demand at once (a
+     * response: 1; a stream: the prefetch; a fire-and-forget: none), and the one request message of a
+     * fire-and-forget, request/response or request/stream goes out without waiting for a REQUEST_N. (Loop.)
+     */
     void openLocally(final StreamKind kind) {
-        begin();
+        final long answers = switch (kind) {
+            case FIRE_AND_FORGET -> 0;
+            case REQUEST_RESPONSE -> 1;
+            case REQUEST_STREAM, CHANNEL -> owner.prefetch();
+        };
+        begin(kind == StreamKind.CHANNEL ? 0 : 1, answers);
+        inboundGranted = answers;
+        inboundLimit = kind == StreamKind.REQUEST_RESPONSE || kind == StreamKind.FIRE_AND_FORGET ? answers
+            : Long.MAX_VALUE;
         pendingOpenKind = kind.code();
     }
 
-    /** The peer opened the stream. (Worker.) */
-    void openRemotely() {
-        begin();
+    /**
+     * The peer opened the stream with an OPEN of that kind granting {@code initialRequestN} answers; the one request
+     * message of a fire-and-forget, request/response or request/stream arrives without a REQUEST_N. (Loop.)
+     */
+    void openRemotely(final StreamKind kind, final long initialRequestN) {
+        begin(initialRequestN, 0);
+        final boolean oneRequest = kind != StreamKind.CHANNEL;
+        inboundGranted = oneRequest ? 1 : 0;
+        inboundLimit = oneRequest ? 1 : Long.MAX_VALUE;
         pendingOpenKind = 0;
     }
 
-    private void begin() {
+    /** The connection's own stream, open for the connection's life, its demand granted by REQUEST_N. (Loop.) */
+    void openDefault() {
+        begin(0, 0);
+        inboundGranted = 0;
+        inboundLimit = Long.MAX_VALUE;
+        pendingOpenKind = 0;
+    }
+
+    private void begin(final long implicitPeerDemand, final long openRequestN) {
         if (slot != DefaultConnection.DEFAULT_STREAM) {
-            stream.beginUse();
+            stream.beginUse(implicitPeerDemand, openRequestN);
         }
         uses++;
         open = true;
@@ -81,7 +105,7 @@ final class StreamChannel implements Inbound, Outbound {
     @Override
     public <T> Flux<T> receive(final Codec<T> codec) {
         return Flux.defer(() -> {
-            final InboundStream<T> created = owner.newInbound(this, codec);
+            final InboundStream<T> created = owner.newInbound(this, codec, inboundLimit, inboundGranted);
             if (!inbound.compareAndSet(null, created)) {
                 return Flux.error(new IllegalStateException("this stream's inbound already has a subscriber; share "
                     + "one Flux (publish(), cache()) if several need its messages"));
@@ -114,7 +138,7 @@ final class StreamChannel implements Inbound, Outbound {
             }
             pendingOpenKind = 0;
             sender.start();
-        }).doFinally(signal -> owner.onWorker(this::onOutboundEnded));
+        }).doFinally(signal -> owner.onLoop(this::onOutboundEnded));
     }
 
     @Override
@@ -131,18 +155,6 @@ final class StreamChannel implements Inbound, Outbound {
         }
     }
 
-    /** Frames arrived (driver thread): check on the worker whether the peer opened this stream. */
-    void scheduleOpenCheck() {
-        if (openCheckScheduled.compareAndSet(false, true)) {
-            owner.onWorker(openCheck);
-        }
-    }
-
-    private void checkOpen() {
-        openCheckScheduled.set(false); // before the check: frames arriving during it schedule another
-        owner.acceptRemoteOpen(this);
-    }
-
     void signalOutbound() {
         final OutboundStream<?> out = outbound.get();
         if (out != null) {
@@ -150,7 +162,7 @@ final class StreamChannel implements Inbound, Outbound {
         }
     }
 
-    /** @return true if nobody reads this stream now, or its reader has finished (worker) */
+    /** @return true if nobody reads this stream now, or its reader has finished (loop) */
     boolean isInboundIdle() {
         final InboundStream<?> in = inbound.get();
         return in == null || in.isTerminated();
@@ -166,7 +178,7 @@ final class StreamChannel implements Inbound, Outbound {
         release();
     }
 
-    /** @return which use of this stream slot is current (worker) */
+    /** @return which use of this stream slot is current (loop) */
     int use() {
         return uses;
     }

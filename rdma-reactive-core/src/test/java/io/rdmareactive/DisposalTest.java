@@ -21,8 +21,9 @@ import reactor.core.publisher.Mono;
 /**
  * What ending things leaves behind, and what it does to the other side: disposing a connection, cancelling an
  * inbound Flux, disposing a server. Afterwards the shared-memory directory is as it was before (empty, once the server
- * is gone too), the runtime's threads ({@code rdma-driver-*}, {@code rdma-worker-*}, {@code rdma-accept-*},
- * {@code rdma-shm-cm-*}) have ended, and the remote sender has stopped. Ending a connection right after a send
+ * is gone too), the runtime's threads ({@code rdma-loop-*}, {@code rdma-accept-*}, {@code rdma-shm-cm-*}) have
+ * ended once nothing uses the runtime any more, and the remote sender has stopped. A client and a server of one
+ * process share the process's runtime: one device, one group of event loops. Ending a connection right after a send
  * completed must not lose what was sent.
  *
  * <p>Every wait is bounded and generous; nothing asserts how long anything took.
@@ -31,9 +32,19 @@ class DisposalTest {
 
     private Path directory;
 
+    /** Loop threads of other tests' runtimes (each test's directory gets a runtime of its own). */
+    private List<String> loopsBefore;
+
     @BeforeEach
     void createDirectory() {
         directory = ShmTestSupport.newDirectory();
+        loopsBefore = ShmTestSupport.runtimeThreads("rdma-loop-");
+    }
+
+    /** @return the loop threads started since this test began: those of its runtime */
+    private List<String> newLoops() {
+        return ShmTestSupport.runtimeThreads("rdma-loop-").stream().filter(name -> !loopsBefore.contains(name))
+            .toList();
     }
 
     @AfterEach
@@ -63,6 +74,11 @@ class DisposalTest {
             assertThat(ShmTestSupport.runtimeThreads(marker)).as("runtime threads of %s", marker).isEmpty());
     }
 
+    private static void awaitNoThreads(final List<String> names) {
+        Awaitility.await("threads " + names + " to end").atMost(ShmTestSupport.BOUND).untilAsserted(() ->
+            assertThat(ShmTestSupport.runtimeThreads("rdma-")).as("runtime threads").doesNotContainAnyElementsOf(names));
+    }
+
     private List<String> otherDevices(final List<String> known) {
         return ShmTestSupport.deviceIds(directory).stream().filter(id -> !known.contains(id)).toList();
     }
@@ -77,13 +93,13 @@ class DisposalTest {
         final List<String> serverDevices = ShmTestSupport.deviceIds(directory);
         assertThat(serverDevices).as("the server's shm device").hasSize(1);
 
+        final List<String> loops = newLoops();
+        assertThat(loops).as("the process runtime's event loops").hasSize(RdmaRuntime.defaultLoops());
+
         final Connection connection = ShmTestSupport.client(directory, address).connect().block(ShmTestSupport.BOUND);
-        final List<String> clientDevices = otherDevices(serverDevices);
-        assertThat(clientDevices).as("the client's shm device").hasSize(1);
-        assertThat(ShmTestSupport.runtimeThreads("driver-client-" + address)).as("the client's driver").hasSize(1);
-        assertThat(ShmTestSupport.runtimeThreads("worker-client-" + address)).as("the connection's worker")
-            .hasSize(1);
-        assertThat(ShmTestSupport.runtimeThreads(clientDevices.get(0))).as("the client's connection manager")
+        assertThat(otherDevices(serverDevices)).as("the client runs on the server's runtime and device").isEmpty();
+        assertThat(newLoops()).as("no thread more for the connection").isEqualTo(loops);
+        assertThat(ShmTestSupport.runtimeThreads(serverDevices.get(0))).as("the device's connection manager")
             .hasSize(1);
 
         final CountDownLatch echoed = new CountDownLatch(100);
@@ -106,14 +122,13 @@ class DisposalTest {
             .as("how the running send ended").isInstanceOf(RdmaConnectionException.class);
         assertThat(senderCancelled).as("the send's publisher was cancelled").isTrue();
         awaitFiles(serverFiles, "the directory holds only the server's files again");
-        awaitNoRuntimeThreads("client-" + address);
-        awaitNoRuntimeThreads(clientDevices.get(0));
 
         server.dispose();
         assertThat(errorOf(server.onDispose())).as("the server's onDispose").isNull();
         awaitFiles(List.of(), "the directory is empty once the server is disposed");
         awaitNoRuntimeThreads(address);
         awaitNoRuntimeThreads(serverDevices.get(0));
+        awaitNoThreads(loops);
     }
 
     @Test
@@ -130,7 +145,7 @@ class DisposalTest {
         final List<String> serverDevices = ShmTestSupport.deviceIds(directory);
         final Connection connection = ShmTestSupport.client(directory, address).prefetch(64)
             .connect().block(ShmTestSupport.BOUND);
-        final List<String> clientDevices = otherDevices(serverDevices);
+        final List<String> loops = newLoops();
 
         final List<String> taken = connection.inbound().receive(Codecs.UTF8_STRING).take(100).collectList()
             .block(ShmTestSupport.BOUND);
@@ -146,14 +161,13 @@ class DisposalTest {
         // the server ends its connection when its handler ends; the client's follows
         errorOf(connection.onDispose());
         awaitFiles(serverFiles, "the directory holds only the server's files again");
-        awaitNoRuntimeThreads("client-" + address);
-        awaitNoRuntimeThreads(clientDevices.get(0));
         assertThat(requested.get()).as("the producer is asked for nothing more").isEqualTo(requestedAtEnd);
 
         server.dispose();
         awaitFiles(List.of(), "the directory is empty once the server is disposed");
         awaitNoRuntimeThreads(address);
         awaitNoRuntimeThreads(serverDevices.get(0));
+        awaitNoThreads(loops);
     }
 
     @Test
@@ -184,7 +198,9 @@ class DisposalTest {
             ends.add(ended);
         }
         final List<String> allDevices = ShmTestSupport.deviceIds(directory);
-        assertThat(allDevices).as("the server's device and one per client").hasSize(3);
+        assertThat(allDevices).as("one device: the process's runtime serves the server and its clients")
+            .isEqualTo(serverDevices);
+        final List<String> loops = newLoops();
         assertThat(arriving.await(ShmTestSupport.BOUND.toSeconds(), TimeUnit.SECONDS)).as("both streams flow").isTrue();
 
         server.dispose();
@@ -199,11 +215,15 @@ class DisposalTest {
             assertThat(errorOf(connection.onDispose())).as("a client's onDispose after the server went").isNull();
         }
         assertThat(producerCancelled).as("the server's producers were cancelled").isTrue();
+        for (final Connection connection : connections) {
+            connection.dispose(); // a connection ended by its peer still holds the runtime until disposed
+        }
         awaitFiles(List.of(), "the directory is empty");
         awaitNoRuntimeThreads(address);
         for (final String device : allDevices) {
             awaitNoRuntimeThreads(device);
         }
+        awaitNoThreads(loops);
     }
 
     @Test
@@ -280,7 +300,7 @@ class DisposalTest {
                 .block(ShmTestSupport.BOUND);
             connection.dispose();
             assertThat(errorOf(connection.onDispose())).as("onDispose").isNull();
-            // the connection's worker has stopped: the streams end at once, with the cause
+            // the connection is closed: its streams end at once, with the cause
             final Throwable receiveError = errorOf(connection.inbound().receive(Codecs.UTF8_STRING).then());
             assertThat(receiveError).as("receiving").isInstanceOf(RdmaConnectionException.class)
                 .hasMessageContaining("ended");

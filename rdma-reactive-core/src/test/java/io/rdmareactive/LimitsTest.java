@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.codec.Codecs;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -112,7 +113,7 @@ class LimitsTest {
     }
 
     @Test
-    void aRequestBeyondTheFreeRequestStreamsFailsWithATypedErrorAndNothingIsSent() {
+    void requestsBeyondTheFreeStreamsWaitInOrderAndBeyondTheWaitingBoundFailWithATypedError() {
         final String address = ShmTestSupport.uniqueAddress("streams-busy");
         final reactor.core.publisher.Sinks.Empty<Void> release = reactor.core.publisher.Sinks.empty();
         // the server holds each request's stream until released
@@ -123,17 +124,25 @@ class LimitsTest {
         try {
             final Connection connection = ShmTestSupport.client(directory, address).rings(4, 4096).connect()
                 .block(ShmTestSupport.BOUND);
-            final reactor.core.publisher.Mono<String> held = connection
-                .requestResponse("held", Codecs.UTF8_STRING, Codecs.UTF8_STRING).cache();
-            held.subscribe(ignored -> { }, ignored -> { });
-            // 4 streams: 2 for the connection itself, one request stream each way; the client's one is taken
+            // 4 streams: 2 for the connection itself, one request stream each way; the client's one is taken, and
+            // every further request waits for it, up to the bound
+            final int waitingBound = DefaultConnection.MAX_WAITING_REQUESTS;
+            final List<reactor.core.publisher.Mono<String>> requests = new java.util.ArrayList<>();
+            for (int i = 0; i <= waitingBound; i++) {
+                final reactor.core.publisher.Mono<String> request = connection
+                    .requestResponse("r" + i, Codecs.UTF8_STRING, Codecs.UTF8_STRING).cache();
+                request.subscribe(ignored -> { }, ignored -> { });
+                requests.add(request);
+            }
             assertThatThrownBy(() -> connection.requestResponse("one too many", Codecs.UTF8_STRING,
                 Codecs.UTF8_STRING).block(ShmTestSupport.BOUND))
                 .isInstanceOfSatisfying(RdmaStreamsBusyException.class,
                     busy -> assertThat(busy.requestStreams()).isEqualTo(1))
                 .hasMessageContaining("request streams of this connection are busy");
             release.tryEmitEmpty();
-            assertThat(held.block(ShmTestSupport.BOUND)).isEqualTo("held");
+            for (int i = 0; i <= waitingBound; i++) {
+                assertThat(requests.get(i).block(ShmTestSupport.BOUND)).as("answer %d", i).isEqualTo("r" + i);
+            }
             connection.dispose();
             connection.onDispose().onErrorComplete().block(ShmTestSupport.BOUND);
         } finally {

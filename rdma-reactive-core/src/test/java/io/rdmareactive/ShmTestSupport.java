@@ -31,9 +31,9 @@ final class ShmTestSupport {
      */
     private static final long LIVENESS_SECONDS = Long.getLong("rr.test.livenessSeconds", 0);
 
-    /** The thread names the runtime uses: drivers, connection workers, server acceptors, shm connection managers. */
-    static final List<String> RUNTIME_THREAD_PREFIXES = List.of("rdma-driver-", "rdma-worker-", "rdma-accept-",
-        "rdma-shm-cm-");
+    /** The thread names the runtime uses: event loops, server acceptors, shm connection managers, closers. */
+    static final List<String> RUNTIME_THREAD_PREFIXES = List.of("rdma-loop-", "rdma-accept-", "rdma-shm-cm-",
+        "rdma-close-");
 
     private ShmTestSupport() {
     }

@@ -90,9 +90,12 @@ class FaultReconnectTest {
                 .contains(FaultInjectionTest.expectedError(fault));
             assertThat(connections).as("connections: the struck one, and the one it came back with").hasValue(2);
         }
-        try (Stream<Path> files = Files.list(directory)) {
-            assertThat(files.map(path -> path.getFileName().toString()).toList()).as("files left").isEmpty();
-        }
+        // the last connection's disposal (doFinally above) runs on, asynchronously, after blockLast returned
+        Awaitility.await().atMost(BOUND).untilAsserted(() -> {
+            try (Stream<Path> files = Files.list(directory)) {
+                assertThat(files.map(path -> path.getFileName().toString()).toList()).as("files left").isEmpty();
+            }
+        });
         Files.delete(directory);
         Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
             assertThat(Thread.getAllStackTraces().keySet().stream()

@@ -50,7 +50,7 @@ import org.agrona.concurrent.status.CountersReader;
  *
  * <h2>Lifetime</h2>
  * {@link #close()} unlinks the file and gives up this object's hold on the mapping; the memory is unmapped once every
- * {@linkplain #retain() lease} is closed too. A {@link DriverRunner} holds such a lease while its threads run, so
+ * {@linkplain #retain() lease} is closed too. A runtime's event loops hold such a lease while they run, so
  * closing the counters before the runner is safe. Anything else that increments counters must stop before the
  * counters are closed: writing a counter after its memory is unmapped crashes the JVM. Per-connection counters closed
  * after this object are closed without touching the memory.
@@ -246,7 +246,7 @@ public final class DriverCounters implements AutoCloseable {
         return system[5];
     }
 
-    /** @return errors caught by the driver's threads (see {@link DriverRunner}) */
+    /** @return errors caught by the event loops (see {@link EventLoopGroup}) */
     public AtomicCounter errors() {
         return system[6];
     }

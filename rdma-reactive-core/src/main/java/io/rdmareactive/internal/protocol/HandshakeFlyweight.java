@@ -106,7 +106,7 @@ public final class HandshakeFlyweight {
     /** "RRP1" read as a little-endian int. */
     public static final int MAGIC = 0x31505252;
     /** The protocol version this side speaks. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     /** The fewest stream slots. */
     public static final int MIN_STREAMS = 2;
     /** The most stream slots: as many as an immediate can name. */

@@ -339,6 +339,12 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             }
         }
 
+        /** Gives the connection up without waiting for the proof: its queue pair and memory are released. */
+        public void abandon() {
+            queuePair.close();
+            resources.close();
+        }
+
         /** @return who is at the other end */
         public String peerDescription() {
             return queuePair.peerDescription();
@@ -544,6 +550,12 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
      * @return how much work was done (0 when idle)
      */
     public int doWork(final long now) {
+        final int work = dutyCycle(now);
+        activity.onPolled();
+        return work;
+    }
+
+    private int dutyCycle(final long now) {
         if (isTerminated()) {
             if (!terminationReported) {
                 terminationReported = true;
@@ -586,6 +598,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 return work;
             }
         }
+        activity.onPolled(); // the streams drain what arrived and commit their answers, posted below
         if (receivesToRepost >= RECEIVE_DEPTH / 4) {
             repostReceives();
             work++;

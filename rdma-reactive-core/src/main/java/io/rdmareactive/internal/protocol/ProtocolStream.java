@@ -44,6 +44,8 @@ public final class ProtocolStream {
     /** Which use of the stream this is; both sides count the OPEN frames, so they agree. */
     private volatile int use;
     private long stashedDemand;
+    /** The initial request n of this use's OPEN, when this side opens it. */
+    private long openRequestN;
     private boolean stashedCancel;
     private volatile String consumerError;
     // the producer's flyweights (one producer thread at a time)
@@ -101,8 +103,9 @@ public final class ProtocolStream {
 
     /**
      * Begins this use of the stream on the wire: the OPEN frame goes first, before the request's data. Call it after
-     * {@link #beginUse()}: the OPEN carries the use it begins as its correlation id, and grants no demand (initial
-     * request n 0: the opener's consumer grants demand with REQUEST_N).
+     * {@link #beginUse(long, long)}: the OPEN carries the use it begins as its correlation id, and as its initial
+     * request n the demand the opener grants the peer at once (given to {@code beginUse}), so that an answer needs no
+     * REQUEST_N first.
      *
      * @param kind what the opener asks for, {@link OpenFrameFlyweight#FIRE_AND_FORGET} ..
      *             {@link OpenFrameFlyweight#CHANNEL}
@@ -113,7 +116,7 @@ public final class ProtocolStream {
         if (index < 0) {
             return false;
         }
-        openOut.wrap(sendRing.buffer(), index - HEADER_LENGTH).write(id, kind, 0, use);
+        openOut.wrap(sendRing.buffer(), index - HEADER_LENGTH).write(id, kind, openRequestN, use);
         sendRing.commit(FrameHeaderFlyweight.OPEN, (byte) 0);
         return true;
     }
@@ -238,14 +241,21 @@ public final class ProtocolStream {
     }
 
     /**
-     * A new use of the stream begins (this side wrote or read its OPEN frame): credit and cancels of the last use are
-     * forgotten, and those the peer already sent for this use take effect.
+     * A new use of the stream begins (this side is about to write its OPEN frame, or read the peer's): credit and
+     * cancels of the last use are forgotten, and those the peer already sent for this use take effect.
+     *
+     * @param implicitPeerDemand messages this side may send without a REQUEST_N: the opener's one request message of
+     *                           a fire-and-forget, request/response or request/stream; the answerer's, the OPEN's
+     *                           initial request n
+     * @param openRequestN       for the opener, the initial request n its OPEN carries (what its consumer grants at
+     *                           once); 0 for the answerer
      */
-    public synchronized void beginUse() {
+    public synchronized void beginUse(final long implicitPeerDemand, final long openRequestN) {
         use++;
+        this.openRequestN = openRequestN;
         requested.set(0);
         cancelRequested.set(false);
-        peerDemand.set(stashedDemand);
+        peerDemand.set(addCapped(stashedDemand, implicitPeerDemand));
         cancelledByPeer = stashedCancel;
         stashedDemand = 0;
         stashedCancel = false;
@@ -302,7 +312,7 @@ public final class ProtocolStream {
     /**
      * Checks an OPEN, COMPLETE or ERROR a {@link FrameConsumer} of this stream was handed, before any of its fields is
      * read (the peer can rewrite a frame after its check on arrival): the body check of its flyweight; that it names
-     * this stream; that a COMPLETE belongs to the current use, and that an OPEN (read before {@link #beginUse()})
+     * this stream; that a COMPLETE belongs to the current use, and that an OPEN (read before {@link #beginUse(long, long)})
      * begins the next. DATA needs no check here (its header was checked); any other type does not travel on a data
      * stream. Consumer thread; allocates nothing.
      *

@@ -15,6 +15,13 @@ public interface StreamActivity {
     /** The connection ended: {@link ProtocolConnection#error()} says why, or it was closed. */
     void onTerminated();
 
+    /**
+     * The duty cycle polled the completions and read the control stream; the streams reported so far may be
+     * drained now, before the cycle posts what they commit. Called once more at the end of each duty cycle.
+     */
+    default void onPolled() {
+    }
+
     /** Does nothing. */
     StreamActivity NONE = new StreamActivity() {
         @Override

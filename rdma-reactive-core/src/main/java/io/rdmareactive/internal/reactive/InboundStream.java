@@ -2,6 +2,7 @@ package io.rdmareactive.internal.reactive;
 
 import io.rdmareactive.codec.Codec;
 import io.rdmareactive.internal.driver.DriverCounters;
+import io.rdmareactive.internal.driver.EventLoop;
 import io.rdmareactive.internal.protocol.ErrorFrameFlyweight;
 import io.rdmareactive.internal.protocol.FrameCheck;
 import io.rdmareactive.internal.protocol.FrameConsumer;
@@ -22,7 +23,8 @@ import reactor.core.publisher.Operators;
 
 /**
  * The inbound side of one stream as a Reactive Streams publisher: messages are decoded in place from the receive
- * ring, on the connection's worker (never on the driver thread), and only as many as the subscriber requested.
+ * ring, on the connection's event loop, and only as many as the subscriber requested. A {@code request(n)} made on
+ * the loop (from {@code onNext}) drains at once; one made on another thread hands the drain to the loop.
  *
  * <p>Demand becomes credit on the wire: the subscriber's {@code request(n)} is granted to the peer as REQUEST_N, at
  * most {@code prefetch} messages ahead of what was delivered, so unbounded demand never reaches the wire. A message's
@@ -35,8 +37,9 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     private final ProtocolConnection connection;
     private final ProtocolStream stream;
     private final Codec<T> codec;
-    private final ConnectionWorker worker;
+    private final EventLoop loop;
     private final long prefetch;
+    private final long limit;
     private final ErrorFactory errors;
     private final BooleanSupplier released;
     private final Runnable onTerminal;
@@ -47,7 +50,10 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     private final AtomicLong requested = new AtomicLong();
     private final AtomicInteger wip = new AtomicInteger();
 
-    private CoreSubscriber<? super T> subscriber;
+    /** Dropped at once by a cancel, from any thread (Reactive Streams 3.13). */
+    private volatile CoreSubscriber<? super T> subscriber;
+    /** The subscriber of the drain running now (loop only; null outside a drain). */
+    private CoreSubscriber<? super T> current;
     private volatile boolean cancelled;
     private boolean done;
     private long emitted;
@@ -57,21 +63,26 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
 
     /**
      * @param prefetch        the most messages granted to the peer ahead of delivery
+     * @param limit           the most messages this stream carries in all ({@code Long.MAX_VALUE}: no limit; a
+     *                        response, 1): no more is ever granted
+     * @param granted         messages the peer may send already, without a REQUEST_N (a request's one message)
      * @param errors          makes the exceptions subscribers get
      * @param released        true once the connection's memory is being released: the rings must not be touched
-     *                        (checked on the worker, which is where release is decided)
-     * @param onTerminal      runs on the worker once this stream ended (completed, failed or cancelled)
+     *                        (checked on the loop, which is where release is decided)
+     * @param onTerminal      runs on the loop once this stream ended (completed, failed or cancelled)
      * @param counters        where messages and bytes received are counted
      */
     public InboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
-                         final ConnectionWorker worker, final long prefetch, final ErrorFactory errors,
-                         final BooleanSupplier released, final Runnable onTerminal,
+                         final EventLoop loop, final long prefetch, final long limit, final long granted,
+                         final ErrorFactory errors, final BooleanSupplier released, final Runnable onTerminal,
                          final DriverCounters counters) {
         this.connection = connection;
         this.stream = stream;
         this.codec = codec;
-        this.worker = worker;
+        this.loop = loop;
         this.prefetch = prefetch;
+        this.limit = limit;
+        this.granted = granted;
         this.errors = errors;
         this.released = released;
         this.onTerminal = onTerminal;
@@ -105,16 +116,18 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     public void cancel() {
         if (!cancelled) {
             cancelled = true;
+            subscriber = null; // Reactive Streams 3.13: a cancelled subscription drops its subscriber
             stream.cancel();
             signal();
         }
     }
 
-    /** Something happened (frames arrived, the connection ended): drain on the worker. Safe from any thread. */
+    /**
+     * Something happened (frames arrived, demand, the connection ended): drain now on the loop, or hand the drain to
+     * the loop from any other thread. Once the loop has stopped, the drain runs here (it reads no ring once released).
+     */
     public void signal() {
-        if (wip.getAndIncrement() == 0 && !worker.execute(this)) {
-            // the connection was disposed and its worker stopped: end the stream on this thread (the drain reads no
-            // ring once released; never the driver thread, which stops serving a connection before its worker stops)
+        if (wip.getAndIncrement() == 0 && (loop.inLoop() || !loop.execute(this))) {
             run();
         }
     }
@@ -125,7 +138,12 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     public void run() {
         int missed = 1;
         while (true) {
-            drain();
+            current = subscriber;
+            try {
+                drain();
+            } finally {
+                current = null;
+            }
             missed = wip.addAndGet(-missed);
             if (missed == 0) {
                 return;
@@ -142,7 +160,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
                 done = true;
                 subscriber = null;
                 onTerminal.run();
-            } else if (subscriber != null) {
+            } else if (current != null) {
                 terminate(errors.connectionFailed(connection.endReason()));
             }
             return;
@@ -152,7 +170,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
             discardUntilEnd();
             return;
         }
-        final CoreSubscriber<? super T> actual = subscriber;
+        final CoreSubscriber<? super T> actual = current;
         if (actual == null) {
             return;
         }
@@ -212,7 +230,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
         final long demand = requested.get() - emitted;
         final long outstanding = granted - delivered;
         if (demand > outstanding && outstanding <= prefetch / 2) {
-            final long grant = Math.min(demand - outstanding, prefetch - outstanding);
+            final long grant = Math.min(Math.min(demand - outstanding, prefetch - outstanding), limit - granted);
             if (grant > 0) {
                 granted += grant;
                 stream.request(grant);
@@ -221,7 +239,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     }
 
     /**
-     * A frame of this stream, in place (worker). DATA goes to the assembler; COMPLETE and ERROR end the stream once
+     * A frame of this stream, in place (loop). DATA goes to the assembler; COMPLETE and ERROR end the stream once
      * they pass {@link ProtocolStream#checkFrame}, and ERROR is read through {@link ErrorFrameFlyweight}. Anything else
      * (an OPEN is taken by the connection before an inbound exists) is a protocol error that ends the connection.
      */
@@ -237,7 +255,8 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
                     return;
                 }
                 done = true;
-                subscriber.onComplete();
+                subscriber = null;
+                current.onComplete();
                 onTerminal.run();
             }
             case ProtocolStream.ERROR -> {
@@ -273,19 +292,22 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
             return;
         }
         emitted++;
-        subscriber.onNext(value);
+        current.onNext(value);
     }
 
     private void terminate(final Throwable error) {
         if (!done) {
             done = true;
             failure = error;
-            subscriber.onError(error);
+            subscriber = null;
+            if (current != null) {
+                current.onError(error);
+            }
             onTerminal.run();
         }
     }
 
-    /** @return true once the stream has ended for its subscriber, its end frame consumed (on the worker) */
+    /** @return true once the stream has ended for its subscriber, its end frame consumed (on the loop) */
     public boolean isTerminated() {
         return done;
     }

@@ -2,6 +2,7 @@ package io.rdmareactive.internal.reactive;
 
 import io.rdmareactive.codec.Codec;
 import io.rdmareactive.internal.driver.DriverCounters;
+import io.rdmareactive.internal.driver.EventLoop;
 import io.rdmareactive.internal.protocol.MessageFragmenter;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
@@ -22,7 +23,10 @@ import reactor.core.publisher.MonoSink;
  * the send ring's claimed space (or, when larger than a frame, fragmented). A full ring holds the element back until
  * the peer returns credit, which is back-pressure, not buffering: at most {@link #BATCH} elements wait.
  *
- * <p>All ring work runs on the connection's worker, never on the driver thread and never on two threads at once.
+ * <p>Ring work runs on whichever thread wins the stream's work-in-progress counter, never on two threads at once:
+ * the thread that emits an element (the caller's, as with Aeron's {@code offer}) encodes it straight into the send
+ * ring inside the connection's {@link RingGuard}, and tells the loop, which posts it; when credit is short, the
+ * element waits here until the loop sees credit and drains the rest on its own thread.
  *
  * @param <T> what the codec encodes
  */
@@ -34,7 +38,8 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private final ProtocolConnection connection;
     private final ProtocolStream stream;
     private final Codec<T> codec;
-    private final ConnectionWorker worker;
+    private final EventLoop loop;
+    private final RingGuard guard;
     private final ErrorFactory errors;
     private final MonoSink<Void> sink;
     private final BooleanSupplier released;
@@ -55,12 +60,14 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private Publisher<? extends T> source;
 
     private OutboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
-                           final ConnectionWorker worker, final ErrorFactory errors, final MonoSink<Void> sink,
+                           final EventLoop loop, final RingGuard guard, final ErrorFactory errors,
+                           final MonoSink<Void> sink,
                            final BooleanSupplier released, final DriverCounters counters) {
         this.connection = connection;
         this.stream = stream;
         this.codec = codec;
-        this.worker = worker;
+        this.loop = loop;
+        this.guard = guard;
         this.errors = errors;
         this.sink = sink;
         this.released = released;
@@ -76,10 +83,10 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
      */
     public static <T> OutboundStream<T> create(final ProtocolConnection connection, final ProtocolStream stream,
                                                final int openKind, final Publisher<? extends T> source,
-                                               final Codec<T> codec, final ConnectionWorker worker,
+                                               final Codec<T> codec, final EventLoop loop, final RingGuard guard,
                                                final ErrorFactory errors, final MonoSink<Void> sink,
                                                final BooleanSupplier released, final DriverCounters counters) {
-        final OutboundStream<T> sender = new OutboundStream<>(connection, stream, codec, worker, errors, sink,
+        final OutboundStream<T> sender = new OutboundStream<>(connection, stream, codec, loop, guard, errors, sink,
             released, counters);
         sender.openKind = openKind;
         sender.source = source;
@@ -101,7 +108,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
 
     @Override
     public void onNext(final T element) {
-        // queue first, then count it as arrived: onNext may run on the publisher's thread while the worker computes
+        // queue first, then count it as arrived: onNext may run on the publisher's thread while another drain computes
         // how much to ask for from pending + outstanding, and the other order let it see the element in neither
         // and ask for one more than the queue holds
         if (!pending.offer(element)) {
@@ -134,24 +141,37 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         }
     }
 
-    /** Something happened (demand, ring space, upstream signals, the connection ended): drain on the worker. */
+    /**
+     * Something happened (demand, ring space, upstream signals, the connection ended): drain on this thread, unless
+     * another thread is draining already (it then drains once more).
+     */
     public void signal() {
-        if (wip.getAndIncrement() == 0 && !worker.execute(this)) {
-            // the connection was disposed and its worker stopped: end the stream on this thread (the drain reads no
-            // ring once released; never the driver thread, which stops serving a connection before its worker stops)
+        if (wip.getAndIncrement() == 0) {
             run();
         }
     }
 
     @Override
     public void run() {
-        int missed = 1;
-        while (true) {
-            drain();
-            missed = wip.addAndGet(-missed);
-            if (missed == 0) {
-                return;
+        // inside the guard the rings stay mapped; outside it (the connection is closing) drain() touches no ring, as
+        // it sees released first
+        final boolean entered = guard.enter();
+        try {
+            int missed = 1;
+            while (true) {
+                drain();
+                missed = wip.addAndGet(-missed);
+                if (missed == 0) {
+                    break;
+                }
             }
+        } finally {
+            if (entered) {
+                guard.exit();
+            }
+        }
+        if (!loop.inLoop()) {
+            loop.notifyWork(); // committed frames wait for the loop to post them: wake it if it sleeps
         }
     }
 

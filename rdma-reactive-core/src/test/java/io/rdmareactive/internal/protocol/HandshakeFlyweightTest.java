@@ -52,7 +52,7 @@ class HandshakeFlyweightTest {
 
         final HandshakeFlyweight read = new HandshakeFlyweight().wrap(buffer, offset);
         assertThat(read.magic()).isEqualTo(HandshakeFlyweight.MAGIC);
-        assertThat(read.version()).isEqualTo(1);
+        assertThat(read.version()).isEqualTo(HandshakeFlyweight.VERSION);
         assertThat(read.flags()).isZero();
         assertThat(read.reserved()).isZero();
         assertThat(read.maxStreams()).isEqualTo(maxStreams);
@@ -63,7 +63,7 @@ class HandshakeFlyweightTest {
         assertThat(read.receiveRegionLength()).isEqualTo(regionLength);
         final ByteBuffer le = le(bytes);
         assertThat(le.getInt(offset)).isEqualTo(0x31505252);
-        assertThat(le.getShort(offset + 4)).isEqualTo((short) 1);
+        assertThat(le.getShort(offset + 4)).isEqualTo((short) HandshakeFlyweight.VERSION);
         assertThat(le.getShort(offset + 6)).isZero();
         assertThat(le.getShort(offset + 8)).isEqualTo((short) maxStreams);
         assertThat(le.getShort(offset + 10)).isZero();
@@ -85,8 +85,10 @@ class HandshakeFlyweightTest {
         assertThat(validate(buffer, 0, 56)).isNull();
 
         assertThat(validate(buffer, 0, 12)).isEqualTo("private data of 12 bytes is shorter than the 40-byte handshake");
-        buffer.putShort(HandshakeFlyweight.VERSION_OFFSET, (short) 2, HandshakeFlyweight.BYTE_ORDER);
-        assertThat(validate(buffer, 0, 56)).isEqualTo("protocol version 2 is not supported (this side speaks 1)");
+        buffer.putShort(HandshakeFlyweight.VERSION_OFFSET, (short) (HandshakeFlyweight.VERSION + 1),
+            HandshakeFlyweight.BYTE_ORDER);
+        assertThat(validate(buffer, 0, 56)).isEqualTo("protocol version " + (HandshakeFlyweight.VERSION + 1)
+            + " is not supported (this side speaks " + HandshakeFlyweight.VERSION + ")");
         handshake.write(2, 5000, 1 << 20, 7, 0, 1L << 40);
         assertThat(validate(buffer, 0, 56))
             .isEqualTo("ring capacity 5000 is not a power of two between 4096 and 16777216");
@@ -100,7 +102,8 @@ class HandshakeFlyweightTest {
         handshake.write(2, 4096, 1024, 7, 0, 1L << 40);
         buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) 2, HandshakeFlyweight.BYTE_ORDER);
         assertThat(validate(buffer, 0, 56))
-            .isEqualTo("handshake flags 0x2 are not known to version 1 (must be 0, or 1 for AUTH)");
+            .isEqualTo("handshake flags 0x2 are not known to version " + HandshakeFlyweight.VERSION
+                + " (must be 0, or 1 for AUTH)");
         handshake.write(2, 4096, 1024, 0, 0, 0);
         buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) HandshakeFlyweight.FLAG_AUTH,
             HandshakeFlyweight.BYTE_ORDER);
@@ -176,7 +179,7 @@ class HandshakeFlyweightTest {
             return new String[] {"is shorter than the 40-byte handshake", f.length + " bytes"};
         } else if (f.magic != 0x31505252) {
             return new String[] {"magic", Integer.toHexString(f.magic)};
-        } else if (f.version != 1) {
+        } else if (f.version != HandshakeFlyweight.VERSION) {
             return new String[] {"is not supported", "version " + f.version};
         } else if (f.flags != 0 && f.flags != 1) {
             return new String[] {"flags", Integer.toHexString(f.flags)};
@@ -231,7 +234,7 @@ class HandshakeFlyweightTest {
                 weighted(9, Arbitraries.just(HandshakeFlyweight.MAGIC)),
                 weighted(1, Arbitraries.integers()))).in((a, v) -> set(a, 2, v))
             .use(Arbitraries.frequencyOf(
-                weighted(9, Arbitraries.just(1)),
+                weighted(9, Arbitraries.just(HandshakeFlyweight.VERSION)),
                 weighted(1, unsignedShort))).in((a, v) -> set(a, 3, v))
             .use(Arbitraries.frequencyOf(
                 weighted(9, Arbitraries.just(0)),

@@ -214,7 +214,7 @@ class HostilePeerTest {
             final MemoryRegion memory = rogueDevice.allocateRegion(OPTIONS.remoteRegionLength(),
                 Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             final byte[] handshake = handshake(OPTIONS, memory);
-            new UnsafeBuffer(handshake).putShort(HandshakeFlyweight.VERSION_OFFSET, (short) 2,
+            new UnsafeBuffer(handshake).putShort(HandshakeFlyweight.VERSION_OFFSET, (short) (HandshakeFlyweight.VERSION + 1),
                 HandshakeFlyweight.BYTE_ORDER);
             final CompletionQueue cq = rogueDevice.createCompletionQueue(16);
             assertThatThrownBy(() -> rogueDevice.connect("versions", QueuePairOptions.builder(cq, cq).build(),
@@ -222,8 +222,10 @@ class HostilePeerTest {
                 .satisfies(ex -> assertThat(RejectFlyweight.decode(
                     ((io.rdmareactive.spi.ConnectionRejectedException) ex).privateData()))
                     .as("the reason, whole, as the client reads it")
-                    .isEqualTo("protocol version 2 is not supported (this side speaks 1)"));
-            assertThat(server.get()).hasMessageContaining("protocol version 2 is not supported (this side speaks 1)");
+                    .isEqualTo("protocol version " + (HandshakeFlyweight.VERSION + 1) + " is not supported (this side speaks "
+                        + HandshakeFlyweight.VERSION + ")"));
+            assertThat(server.get()).hasMessageContaining("protocol version " + (HandshakeFlyweight.VERSION + 1)
+                + " is not supported (this side speaks " + HandshakeFlyweight.VERSION + ")");
             cq.close();
             memory.close();
         }

@@ -190,19 +190,19 @@ class ProtocolConnectionTest {
             final String ok = FrameCheck.describe(FrameCheck.OK);
             final String badUse = FrameCheck.describe(FrameCheck.BAD_USE);
 
-            opener.beginUse();
+            opener.beginUse(0, 0);
             assertThat(opener.open(OpenFrameFlyweight.REQUEST_STREAM)).isTrue(); // OPEN of use 1
             assertThat(opener.complete()).isTrue(); // COMPLETE of use 1
             pair.pump();
             server.poll(check); // the OPEN begins the next use, 1
-            server.beginUse();
+            server.beginUse(0, 0);
             server.poll(check); // the COMPLETE ends use 1, the current one
             assertThat(seen).containsExactly(FrameHeaderFlyweight.OPEN + ":" + ok,
                 FrameHeaderFlyweight.COMPLETE + ":" + ok);
 
             seen.clear();
-            opener.beginUse();
-            opener.beginUse();
+            opener.beginUse(0, 0);
+            opener.beginUse(0, 0);
             assertThat(opener.open(OpenFrameFlyweight.CHANNEL)).isTrue(); // OPEN of use 3, not 2
             assertThat(opener.complete()).isTrue(); // COMPLETE of use 3 while the server is at use 1
             pair.pump();

@@ -1,0 +1,353 @@
+package io.rdmareactive.internal.driver;
+
+import io.rdmareactive.internal.protocol.ProtocolConnection;
+import io.rdmareactive.spi.ConnectionEvent;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+
+/**
+ * One event loop: an Agrona {@link Agent} that alone touches the connections pinned to it (their queue pairs,
+ * completion queues, rings and streams) and runs the reactive work of those connections, so that a message arriving
+ * is polled, checked and handed to its subscriber on one thread, with no hop.
+ *
+ * <h2>One duty cycle</h2>
+ * <ol>
+ *   <li>the tasks other threads handed over ({@link #execute}): a stream's drain after a {@code request(n)} from a
+ *       foreign thread, a connection to add or close, a request to open; at most what was queued when the cycle
+ *       began, so a task that hands over another does not starve the polling;</li>
+ *   <li>every connection's protocol duty cycle ({@link ProtocolConnection#doWork(long)}): completions, frame
+ *       checks, credit, posts, liveness; the stream activity it reports (frames arrived, credit) runs the streams'
+ *       drains inline, on this thread;</li>
+ *   <li>the connections closing gracefully: closed once flushed (or ended, or past their deadline) and once no
+ *       other thread is inside their rings;</li>
+ *   <li>on the group's first loop, the device's connection events, routed to the loop that owns the connection.</li>
+ * </ol>
+ *
+ * <h2>The one way in</h2>
+ * {@link #execute} puts a task into an Agrona {@link ManyToOneConcurrentArrayQueue} of fixed capacity: no task object
+ * of its own, no future, no lock. The data path hands over only preallocated tasks (a stream's drain), at most once
+ * each at a time (a work-in-progress counter keeps it so), so the queue, sized by the connections it serves, is not
+ * reached by it; requests from application threads ({@link #tryExecute}) are refused before the queue gets that
+ * full. Internal work beyond the capacity, which that sizing rules out, waits in an overflow queue rather than being
+ * lost, in order behind what overflowed before it.
+ *
+ * <h2>Idling without added latency</h2>
+ * The loop's idle strategy is wrapped: before an idle turn that may park, the loop says so ({@code sleeping}) and
+ * looks once more for work; a thread that hands work over ({@link #execute}, {@link #notifyWork()}) counts it and
+ * unparks the loop only if it said it sleeps. A busy loop never pays the unpark, and a parked one wakes at once.
+ *
+ * <p>A task that throws is counted and logged through the group's error handler, and the next task runs.
+ */
+public final class EventLoop implements Agent {
+
+    private final String name;
+    private final int index;
+    private final ManyToOneConcurrentArrayQueue<Runnable> tasks;
+    private final int reserved;
+    private final ConcurrentLinkedQueue<Runnable> overflow = new ConcurrentLinkedQueue<>();
+    private final ErrorHandler errors;
+    private final EventRouter router;
+    /** Work handed over by other threads, counted: the loop compares it before it parks. */
+    private final AtomicLong signals = new AtomicLong();
+    private volatile Thread thread;
+    private volatile boolean sleeping;
+    private volatile boolean closed;
+    private ProtocolConnection[] connections = new ProtocolConnection[0];
+    private Closing[] closing = new Closing[0];
+    private long signalsSeen;
+
+    /** Hands the device's connection events to the loops (only the first loop polls the device). */
+    interface EventRouter {
+        /** @return events handled */
+        int poll(EventLoop loop, int limit);
+    }
+
+    EventLoop(final String name, final int index, final int capacity, final ErrorHandler errors,
+              final EventRouter router) {
+        this.name = name;
+        this.index = index;
+        this.tasks = new ManyToOneConcurrentArrayQueue<>(capacity);
+        this.reserved = Math.max(16, capacity / 2);
+        this.errors = errors;
+        this.router = router;
+    }
+
+    /** @return the loop's name, which its thread carries */
+    public String name() {
+        return name;
+    }
+
+    /** @return true on the loop's own thread (or the thread invoking it now, in invoker mode) */
+    public boolean inLoop() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** @return true once the loop stopped: tasks handed over now will not run */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Hands internal work to the loop, from any thread, this loop's own included (the task then runs in the next
+     * duty cycle, never inside the caller). Never blocks; allocates nothing but what the caller made.
+     *
+     * @return false once the loop is closed (the task will not run)
+     */
+    public boolean execute(final Runnable task) {
+        if (closed) {
+            return false;
+        }
+        if (!overflow.isEmpty() || !tasks.offer(task)) {
+            overflow.add(task);
+        }
+        notifyWork();
+        return true;
+    }
+
+    /**
+     * Hands over work an application thread asked for (a new request): refused, rather than queued, when the queue is
+     * so full that the data path's room would shrink.
+     *
+     * @return false if refused or closed (the task will not run)
+     */
+    public boolean tryExecute(final Runnable task) {
+        if (closed || !overflow.isEmpty() || tasks.size() >= tasks.capacity() - reserved || !tasks.offer(task)) {
+            return false;
+        }
+        notifyWork();
+        return true;
+    }
+
+    /**
+     * Tells the loop that memory it polls changed (a frame committed to a send ring): wakes it if it said it sleeps.
+     * One atomic increment; an unpark only for a sleeping loop.
+     */
+    public void notifyWork() {
+        signals.getAndIncrement(); // a full fence: the loop's sleeping flag is read after the work is visible
+        if (sleeping) {
+            final Thread owner = thread;
+            if (owner != null) {
+                LockSupport.unpark(owner);
+            }
+        }
+    }
+
+    /** Pins a connection to this loop (loop thread). */
+    public void add(final ProtocolConnection connection) {
+        connections = Arrays.copyOf(connections, connections.length + 1);
+        connections[connections.length - 1] = connection;
+    }
+
+    /** @return how many connections this loop serves now (a snapshot) */
+    public int connectionCount() {
+        return connections.length;
+    }
+
+    /**
+     * Closes a connection gracefully (loop thread): its duty cycle goes on until everything it committed has been
+     * sent and completed (or it fails, or {@code flushTimeoutNanos} pass) and {@code quiescent} says no other thread
+     * is inside its rings; then it is closed here, dropped from the duty cycle, and {@code after} runs.
+     */
+    public void close(final ProtocolConnection connection, final long flushTimeoutNanos,
+                      final BooleanSupplier quiescent, final Runnable after) {
+        closing = Arrays.copyOf(closing, closing.length + 1);
+        closing[closing.length - 1] = new Closing(connection, System.nanoTime() + flushTimeoutNanos,
+            Objects.requireNonNull(quiescent), after);
+    }
+
+    private record Closing(ProtocolConnection connection, long deadline, BooleanSupplier quiescent, Runnable after) {
+    }
+
+    /** A device event for one of this loop's connections (loop thread). */
+    void onEvent(final ConnectionEvent event) {
+        for (final ProtocolConnection connection : connections) {
+            if (connection.queuePair() == event.queuePair()) {
+                connection.onEvent(event);
+                return;
+            }
+        }
+    }
+
+    /** @return true if this loop serves the connection of that queue pair (loop thread) */
+    boolean serves(final ConnectionEvent event) {
+        for (final ProtocolConnection connection : connections) {
+            if (connection.queuePair() == event.queuePair()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void onStart() {
+        thread = Thread.currentThread();
+    }
+
+    /** Invoker mode: the calling thread becomes the loop's thread while it drives it. */
+    void bindInvoker() {
+        thread = Thread.currentThread();
+    }
+
+    @Override
+    public int doWork() {
+        int work = runTasks(tasks.size() + 16);
+        final long now = System.nanoTime();
+        final ProtocolConnection[] current = connections;
+        for (final ProtocolConnection connection : current) {
+            work += connection.doWork(now);
+        }
+        if (closing.length > 0) {
+            work += closeFlushed(now);
+        }
+        if (index == 0) {
+            work += router.poll(this, 16);
+        }
+        return work;
+    }
+
+    private int runTasks(final int limit) {
+        int done = 0;
+        Runnable task;
+        while (done < limit && (task = next()) != null) {
+            done++;
+            try {
+                task.run();
+            } catch (final VirtualMachineError fatal) {
+                throw fatal;
+            } catch (final Throwable error) {
+                errors.onError(error);
+            }
+        }
+        return done;
+    }
+
+    private Runnable next() {
+        final Runnable task = tasks.poll();
+        return task != null ? task : overflow.poll();
+    }
+
+    private int closeFlushed(final long now) {
+        int closed = 0;
+        for (int i = closing.length - 1; i >= 0; i--) {
+            final Closing entry = closing[i];
+            final ProtocolConnection connection = entry.connection;
+            final boolean due = connection.isFlushed() || connection.isTerminated() || now - entry.deadline > 0;
+            if (due && entry.quiescent.getAsBoolean()) {
+                final Closing[] fewer = new Closing[closing.length - 1];
+                System.arraycopy(closing, 0, fewer, 0, i);
+                System.arraycopy(closing, i + 1, fewer, i, closing.length - i - 1);
+                closing = fewer;
+                try {
+                    connection.close();
+                } finally {
+                    remove(connection);
+                    entry.after.run();
+                }
+                closed++;
+            }
+        }
+        return closed;
+    }
+
+    private void remove(final ProtocolConnection connection) {
+        for (int i = 0; i < connections.length; i++) {
+            if (connections[i] == connection) {
+                final ProtocolConnection[] fewer = new ProtocolConnection[connections.length - 1];
+                System.arraycopy(connections, 0, fewer, 0, i);
+                System.arraycopy(connections, i + 1, fewer, i, connections.length - i - 1);
+                connections = fewer;
+                return;
+            }
+        }
+    }
+
+    /**
+     * The loop stops (on its thread, or the closing thread once it stopped): the tasks still queued run (closing
+     * connections hand their last work here), then every connection still served is closed and every graceful close
+     * waiting is finished. Later hand-overs are refused.
+     */
+    @Override
+    public void onClose() {
+        runTasks(Integer.MAX_VALUE);
+        closed = true;
+        runTasks(Integer.MAX_VALUE); // what raced with the flag
+        final Closing[] waiting = closing;
+        closing = new Closing[0];
+        for (final Closing entry : waiting) {
+            try {
+                entry.connection.close();
+            } catch (final RuntimeException ex) {
+                errors.onError(ex);
+            }
+            remove(entry.connection);
+            entry.after.run();
+        }
+        for (final ProtocolConnection connection : connections) {
+            try {
+                connection.close();
+            } catch (final RuntimeException ex) {
+                errors.onError(ex);
+            }
+        }
+        connections = new ProtocolConnection[0];
+        runTasks(Integer.MAX_VALUE); // what the closes handed over
+    }
+
+    @Override
+    public String roleName() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return "EventLoop{" + name + ", " + connections.length + " connections" + (closed ? ", closed" : "") + '}';
+    }
+
+    /**
+     * The loop's idle strategy, wrapped so that a loop about to idle says it sleeps and looks once more for work, and
+     * threads that hand work over wake it ({@link #notifyWork()}).
+     */
+    IdleStrategy wrap(final IdleStrategy delegate) {
+        return new IdleStrategy() {
+            @Override
+            public void idle(final int workCount) {
+                if (workCount > 0) {
+                    delegate.idle(workCount);
+                    return;
+                }
+                sleeping = true;
+                VarHandle.fullFence();
+                final long seen = signals.get();
+                if (seen == signalsSeen && tasks.isEmpty() && overflow.isEmpty()) {
+                    delegate.idle(0);
+                }
+                signalsSeen = seen;
+                sleeping = false;
+            }
+
+            @Override
+            public void idle() {
+                delegate.idle();
+            }
+
+            @Override
+            public void reset() {
+                delegate.reset();
+            }
+
+            @Override
+            public String alias() {
+                return delegate.alias();
+            }
+        };
+    }
+}
