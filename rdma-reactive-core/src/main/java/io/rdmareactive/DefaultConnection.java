@@ -390,13 +390,38 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             final int stream = readyList[i];
             ready[stream] = false;
             final StreamChannel channel = channels[stream];
+            final long start = System.nanoTime();
             channel.signalInbound();
             if (stream != DEFAULT_STREAM) {
                 acceptRemoteOpen(channel);
             }
             channel.signalOutbound();
+            final long took = System.nanoTime() - start;
+            if (took > STALL_THRESHOLD_NANOS) {
+                onStall(stream, took);
+            }
         }
         readyCount = 0;
+    }
+
+    /** How long a stream's drain (your subscriber, handler or codec, on the loop) may run before it counts as a stall. */
+    static final long STALL_THRESHOLD_NANOS = java.time.Duration.ofMillis(
+        Long.getLong("rdma.loop.stallThresholdMs", 50)).toNanos();
+    private static final long STALL_LOG_INTERVAL_NANOS = 10_000_000_000L;
+    private static final java.util.concurrent.atomic.AtomicLong LAST_STALL_LOG =
+        new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - STALL_LOG_INTERVAL_NANOS);
+
+    /** A stream's subscriber or handler held the loop: counted, and a warning at most every 10 s per process. */
+    private void onStall(final int stream, final long nanos) {
+        runtime.counters.loopStalls().increment();
+        final long now = System.nanoTime();
+        final long last = LAST_STALL_LOG.get();
+        if (now - last >= STALL_LOG_INTERVAL_NANOS && LAST_STALL_LOG.compareAndSet(last, now)) {
+            LOG.log(System.Logger.Level.WARNING, "stream " + stream + " of the connection to " + peer() + " held its "
+                + "event loop " + loop.name() + " for " + nanos / 1_000_000 + " ms (every connection of the loop waited): "
+                + "a subscriber, handler or codec blocks or works long on the loop; move that work off it with "
+                + "publishOn(...) (counted in RdmaCounters.loopStalls; warned at most every 10 s)");
+        }
     }
 
     /**

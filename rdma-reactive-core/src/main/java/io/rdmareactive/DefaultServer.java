@@ -1,5 +1,6 @@
 package io.rdmareactive;
 
+import io.rdmareactive.internal.protocol.ConnectionEstablishment;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolException;
 import io.rdmareactive.internal.protocol.RejectFlyweight;
@@ -94,7 +95,7 @@ final class DefaultServer implements DisposableServer {
                 continue;
             }
             try {
-                serve(ProtocolConnection.accept(runtime.device, request, config.protocol()));
+                serve(ConnectionEstablishment.accept(runtime.device, request, config.protocol()));
             } catch (final ProtocolException | RdmaException ex) {
                 LOG.log(System.Logger.Level.WARNING, "refused a connection at '" + listener.address() + "': "
                     + ex.getMessage());
@@ -110,9 +111,9 @@ final class DefaultServer implements DisposableServer {
      * {@code maxConnections} meanwhile.
      */
     private void acceptAuthenticated(final ConnectRequest request) {
-        final ProtocolConnection.Authenticating pending;
+        final ConnectionEstablishment.Authenticating pending;
         try {
-            pending = ProtocolConnection.acceptAuthenticated(runtime.device, request, config.protocol(),
+            pending = ConnectionEstablishment.acceptAuthenticated(runtime.device, request, config.protocol(),
                 config.secret());
         } catch (final ProtocolException | RdmaException ex) {
             LOG.log(System.Logger.Level.WARNING, "refused a connection at '" + listener.address() + "': "

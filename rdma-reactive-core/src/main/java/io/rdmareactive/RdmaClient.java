@@ -1,6 +1,7 @@
 package io.rdmareactive;
 
 import io.rdmareactive.codec.CodecRegistry;
+import io.rdmareactive.internal.protocol.ConnectionEstablishment;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -170,7 +171,7 @@ public final class RdmaClient {
         final String address = config.requireAddress("RdmaClient.connect()");
         final RdmaRuntime runtime = config.acquireRuntime();
         try {
-            final ProtocolConnection protocol = ProtocolConnection.connect(runtime.device, address,
+            final ProtocolConnection protocol = ConnectionEstablishment.connect(runtime.device, address,
                 config.protocol(), config.connectTimeout(), config.secret());
             return new DefaultConnection(runtime, true, protocol, config, null);
         } catch (final RuntimeException ex) {

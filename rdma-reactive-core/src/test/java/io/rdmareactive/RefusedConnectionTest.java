@@ -3,7 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rdmareactive.internal.protocol.ProtocolConnection;
+import io.rdmareactive.internal.protocol.ConnectionEstablishment;
 import io.rdmareactive.internal.protocol.ProtocolOptions;
 import io.rdmareactive.spi.ConnectRequest;
 import io.rdmareactive.spi.DeviceOptions;
@@ -55,7 +55,7 @@ class RefusedConnectionTest {
             final ConnectRequest request = listener.accept(ShmTestSupport.BOUND);
             assertThat(request).as("the client's connect request").isNotNull();
 
-            assertThatThrownBy(() -> ProtocolConnection.accept(device, request, ProtocolOptions.DEFAULTS))
+            assertThatThrownBy(() -> ConnectionEstablishment.accept(device, request, ProtocolOptions.DEFAULTS))
                 .as("the server side cannot allocate the connection's rings")
                 .hasMessageContaining("registered bytes");
 

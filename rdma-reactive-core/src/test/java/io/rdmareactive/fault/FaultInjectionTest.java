@@ -2,6 +2,7 @@ package io.rdmareactive.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmareactive.internal.protocol.ConnectionEstablishment;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolOptions;
 import io.rdmareactive.internal.protocol.ProtocolStream;
@@ -184,8 +185,8 @@ class FaultInjectionTest {
     private static Peer accept(final RdmaDevice server, final Listener listener, final RdmaDevice client,
                                final String name, final String address) throws Exception {
         final CompletableFuture<ProtocolConnection> accepted = CompletableFuture.supplyAsync(() ->
-            ProtocolConnection.accept(server, listener.accept(Duration.ofSeconds(10)), OPTIONS));
-        final ProtocolConnection connected = ProtocolConnection.connect(client, address, OPTIONS,
+            ConnectionEstablishment.accept(server, listener.accept(Duration.ofSeconds(10)), OPTIONS));
+        final ProtocolConnection connected = ConnectionEstablishment.connect(client, address, OPTIONS,
             Duration.ofSeconds(10));
         final Peer serverSide = new Peer(name + " server side", accepted.get(10, TimeUnit.SECONDS), 1);
         final Peer clientSide = new Peer(name + " client side", connected, 2);

@@ -17,12 +17,13 @@ import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 /**
- * Micrometer meters from the driver's counters ({@code micronaut.metrics.binders.rdma.enabled}, default true; only
+ * Micrometer meters from the runtime's counters ({@code micronaut.metrics.binders.rdma.enabled}, default true; only
  * with micronaut-micrometer-core): for each configured server ({@code side=server}) and client ({@code side=client})
  * named {@code name}, the function counters {@code rdma.messages.sent}, {@code rdma.messages.received},
- * {@code rdma.bytes.sent}, {@code rdma.bytes.received}, {@code rdma.backpressure.events}, {@code rdma.credit.stalls}
- * and {@code rdma.errors}. A server's figures cover all its connections. A client's connection has a driver of its
- * own, so its figures start again from zero after a reconnection (a counter reset, as Prometheus understands it).
+ * {@code rdma.bytes.sent}, {@code rdma.bytes.received}, {@code rdma.backpressure.events}, {@code rdma.credit.stalls},
+ * {@code rdma.errors} and {@code rdma.loop.stalls}. The figures are those of the runtime the server or client runs
+ * on, which the process's servers and clients of one configuration share; they start again from zero when a new
+ * runtime replaces one whose last user went (a counter reset, as Prometheus understands it).
  */
 @Singleton
 @RequiresMetrics
@@ -74,8 +75,10 @@ public class RdmaMeterBinder implements MeterBinder {
             RdmaCounters::backPressureEvents);
         counter(registry, "rdma.credit.stalls", "times a sender had data but no credit", side, name, counters,
             RdmaCounters::creditStalls);
-        counter(registry, "rdma.errors", "errors caught by the driver's threads", side, name, counters,
+        counter(registry, "rdma.errors", "errors caught by the event loops", side, name, counters,
             RdmaCounters::errors);
+        counter(registry, "rdma.loop.stalls", "times a subscriber or handler held its event loop too long", side, name,
+            counters, RdmaCounters::loopStalls);
     }
 
     private void counter(final MeterRegistry registry, final String meter, final String description,

@@ -62,7 +62,7 @@ import org.agrona.concurrent.status.CountersReader;
  */
 public final class DriverCounters implements AutoCloseable {
 
-    /** The type id of the seven system counters; {@link #newCounter(String, int)} does not accept it. */
+    /** The type id of the eight system counters; {@link #newCounter(String, int)} does not accept it. */
     public static final int SYSTEM_TYPE_ID = 0;
 
     /** How many counters {@link #create(Path, String)} makes room for. */
@@ -78,8 +78,10 @@ public final class DriverCounters implements AutoCloseable {
     static final String BACK_PRESSURE_EVENTS = "back-pressure events";
     static final String CREDIT_STALLS = "credit stalls";
     static final String ERRORS = "errors";
+    static final String LOOP_STALLS = "loop stalls";
     private static final String[] SYSTEM_LABELS = {
-        MESSAGES_SENT, MESSAGES_RECEIVED, BYTES_SENT, BYTES_RECEIVED, BACK_PRESSURE_EVENTS, CREDIT_STALLS, ERRORS};
+        MESSAGES_SENT, MESSAGES_RECEIVED, BYTES_SENT, BYTES_RECEIVED, BACK_PRESSURE_EVENTS, CREDIT_STALLS, ERRORS,
+        LOOP_STALLS};
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final System.Logger LOG = System.getLogger(DriverCounters.class.getName());
@@ -121,7 +123,7 @@ public final class DriverCounters implements AutoCloseable {
 
     /**
      * Creates {@code <directory>/<name>.counters} (mode 0600; the directory is created with mode 0700 if it is
-     * missing) and the seven system counters in it.
+     * missing) and the eight system counters in it.
      *
      * @param directory   where the file goes, e.g. the shared-memory provider's directory
      * @param name        the driver's name: 1 to 64 of {@code [A-Za-z0-9._-]}
@@ -252,10 +254,18 @@ public final class DriverCounters implements AutoCloseable {
     }
 
     /**
-     * Reads the seven system counters, in the order of their accessors ({@link #messagesSent()} first,
+     * @return times a stream's subscriber or handler held its event loop longer than the stall threshold (the loop
+     *     polled none of its connections meanwhile)
+     */
+    public AtomicCounter loopStalls() {
+        return system[7];
+    }
+
+    /**
+     * Reads the eight system counters, in the order of their accessors ({@link #messagesSent()} first,
      * {@link #errors()} last), safely against a concurrent {@link #close()}.
      *
-     * @param values where the values go; at least seven long
+     * @param values where the values go; at least eight long
      * @return false (and {@code values} untouched) if the counters are closed
      */
     public boolean readSystem(final long[] values) {

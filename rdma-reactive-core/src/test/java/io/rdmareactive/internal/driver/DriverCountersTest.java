@@ -156,7 +156,7 @@ class DriverCountersTest {
         final Path stale = DriverCounters.file(directory, "stale");
         Files.write(stale, header.array());
         try (DriverCounters counters = DriverCounters.create(directory, "stale", 8)) {
-            assertThat(labels(counters)).hasSize(7);
+            assertThat(labels(counters)).hasSize(8);
             assertThat(Files.size(stale)).isEqualTo(CountersLayout.fileLength(8));
         }
     }

@@ -76,7 +76,7 @@ class AuthenticatedHandshakeProtocolTest {
         return CompletableFuture.supplyAsync(() -> {
             final ConnectRequest request = listener.accept(TIMEOUT);
             try {
-                return ProtocolConnection.acceptAuthenticated(serverDevice, request, OPTIONS, secret)
+                return ConnectionEstablishment.acceptAuthenticated(serverDevice, request, OPTIONS, secret)
                     .await(proofTimeout);
             } catch (final RuntimeException ex) {
                 return ex;
@@ -87,7 +87,7 @@ class AuthenticatedHandshakeProtocolTest {
     @Test
     void peersWithTheSameSecretConnectAndTheDataPathCarriesFrames() throws Exception {
         final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
-        try (ProtocolConnection client = ProtocolConnection.connect(clientDevice, "auth", OPTIONS, TIMEOUT, SECRET);
+        try (ProtocolConnection client = ConnectionEstablishment.connect(clientDevice, "auth", OPTIONS, TIMEOUT, SECRET);
              ProtocolConnection accepted = (ProtocolConnection) server.get()) {
             final ProtocolStream out = client.stream(1);
             final int index = out.claim(5);
@@ -114,7 +114,7 @@ class AuthenticatedHandshakeProtocolTest {
     @Test
     void aWrongSecretFailsBothSidesSayingAuthenticationFailed() throws Exception {
         final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
-        assertThatThrownBy(() -> ProtocolConnection.connect(clientDevice, "auth", OPTIONS, TIMEOUT, OTHER))
+        assertThatThrownBy(() -> ConnectionEstablishment.connect(clientDevice, "auth", OPTIONS, TIMEOUT, OTHER))
             .isInstanceOf(ProtocolException.class)
             .hasMessageContaining("authentication failed")
             .hasMessageContaining("does not know the secret");
@@ -125,7 +125,7 @@ class AuthenticatedHandshakeProtocolTest {
     @Test
     void aSecretOnTheServerOnlyIsRefusedWithAReasonNamingTheClientsSetting() throws Exception {
         final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
-        assertThatThrownBy(() -> ProtocolConnection.connect(clientDevice, "auth", OPTIONS, TIMEOUT))
+        assertThatThrownBy(() -> ConnectionEstablishment.connect(clientDevice, "auth", OPTIONS, TIMEOUT))
             .isInstanceOf(ProtocolException.class)
             .hasMessageContaining("the server requires an authenticated handshake; set RdmaClient.secret(...)");
         assertThat(server.get()).isInstanceOf(ProtocolException.class).asString()
@@ -136,12 +136,12 @@ class AuthenticatedHandshakeProtocolTest {
     void aSecretOnTheClientOnlyIsRefusedWithAReasonNamingTheServersSetting() throws Exception {
         final CompletableFuture<Object> server = CompletableFuture.supplyAsync(() -> {
             try {
-                return ProtocolConnection.accept(serverDevice, listener.accept(TIMEOUT), OPTIONS);
+                return ConnectionEstablishment.accept(serverDevice, listener.accept(TIMEOUT), OPTIONS);
             } catch (final RuntimeException ex) {
                 return ex;
             }
         });
-        assertThatThrownBy(() -> ProtocolConnection.connect(clientDevice, "auth", OPTIONS, TIMEOUT, SECRET))
+        assertThatThrownBy(() -> ConnectionEstablishment.connect(clientDevice, "auth", OPTIONS, TIMEOUT, SECRET))
             .isInstanceOf(ProtocolException.class)
             .hasMessageContaining("the client requires an authenticated handshake; set RdmaServer.secret(...)");
         assertThat(server.get()).isInstanceOf(ProtocolException.class).asString()

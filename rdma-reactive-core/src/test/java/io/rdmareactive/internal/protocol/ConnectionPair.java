@@ -54,9 +54,9 @@ final class ConnectionPair implements AutoCloseable {
         try (Listener listener = serverDevice.listen("protocol")) {
             final CompletableFuture<ProtocolConnection> accepted = CompletableFuture.supplyAsync(() -> {
                 final ConnectRequest request = listener.accept(Duration.ofSeconds(10));
-                return ProtocolConnection.accept(serverDevice, request, serverOptions);
+                return ConnectionEstablishment.accept(serverDevice, request, serverOptions);
             });
-            final ProtocolConnection client = ProtocolConnection.connect(clientDevice, "protocol", clientOptions,
+            final ProtocolConnection client = ConnectionEstablishment.connect(clientDevice, "protocol", clientOptions,
                 Duration.ofSeconds(10));
             return new ConnectionPair(directory, serverDevice, clientDevice, accepted.get(), client);
         } catch (final InterruptedException | ExecutionException ex) {

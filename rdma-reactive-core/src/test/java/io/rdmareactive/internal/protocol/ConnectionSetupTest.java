@@ -73,7 +73,7 @@ class ConnectionSetupTest {
              Listener listener = serverDevice.listen("few")) {
             final CompletableFuture<Throwable> server = refusal(serverDevice, listener, options(4, 8192, 1 << 20));
 
-            assertThatThrownBy(() -> ProtocolConnection.connect(clientDevice, "few", options(8, 8192, 1 << 20),
+            assertThatThrownBy(() -> ConnectionEstablishment.connect(clientDevice, "few", options(8, 8192, 1 << 20),
                 TIMEOUT)).isInstanceOf(ProtocolException.class)
                 .hasMessageContaining("refused the connection: the peer asks for 8 streams; this side allows 2 to 4");
             assertThat(server.get()).isInstanceOf(ProtocolException.class)
@@ -91,7 +91,7 @@ class ConnectionSetupTest {
             final CompletableFuture<Throwable> server = refusal(serverDevice, listener, options(4, 1 << 16, 1 << 20));
 
             final long start = System.nanoTime();
-            assertThatThrownBy(() -> ProtocolConnection.connect(clientDevice, "poor", options(4, 1 << 16, 1 << 20),
+            assertThatThrownBy(() -> ConnectionEstablishment.connect(clientDevice, "poor", options(4, 1 << 16, 1 << 20),
                 Duration.ofSeconds(30))).isInstanceOf(ProtocolException.class)
                 .hasMessageContaining("refused the connection: the listener cannot allocate the connection");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).as("answered, not timed out")
@@ -112,7 +112,7 @@ class ConnectionSetupTest {
         return CompletableFuture.supplyAsync(() -> {
             final ConnectRequest request = listener.accept(TIMEOUT);
             try {
-                ProtocolConnection.accept(device, request, options).close();
+                ConnectionEstablishment.accept(device, request, options).close();
                 return null;
             } catch (final RuntimeException ex) {
                 return ex;

@@ -120,14 +120,14 @@ class HostilePeerTest {
         try (Listener listener = victimDevice.listen("victim")) {
             // an honest connection first, which must survive
             final CompletableFuture<ProtocolConnection> honestServer = CompletableFuture.supplyAsync(() ->
-                ProtocolConnection.accept(victimDevice, listener.accept(Duration.ofSeconds(10)), OPTIONS));
-            final ProtocolConnection honestClient = ProtocolConnection.connect(rogueDevice, "victim", OPTIONS,
+                ConnectionEstablishment.accept(victimDevice, listener.accept(Duration.ofSeconds(10)), OPTIONS));
+            final ProtocolConnection honestClient = ConnectionEstablishment.connect(rogueDevice, "victim", OPTIONS,
                 Duration.ofSeconds(10));
             final ProtocolConnection honest = honestServer.get();
 
             // the rogue: a valid handshake, then raw verbs
             final CompletableFuture<ProtocolConnection> victimSide = CompletableFuture.supplyAsync(() ->
-                ProtocolConnection.accept(victimDevice, listener.accept(Duration.ofSeconds(10)), OPTIONS));
+                ConnectionEstablishment.accept(victimDevice, listener.accept(Duration.ofSeconds(10)), OPTIONS));
             final MemoryRegion rogueMemory = rogueDevice.allocateRegion(OPTIONS.remoteRegionLength(),
                 Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             final CompletionQueue cq = rogueDevice.createCompletionQueue(64);
@@ -205,7 +205,7 @@ class HostilePeerTest {
             final CompletableFuture<Throwable> server = CompletableFuture.supplyAsync(() -> {
                 final ConnectRequest request = listener.accept(Duration.ofSeconds(10));
                 try {
-                    ProtocolConnection.accept(victimDevice, request, OPTIONS);
+                    ConnectionEstablishment.accept(victimDevice, request, OPTIONS);
                     return null;
                 } catch (final ProtocolException ex) {
                     return ex;

@@ -66,7 +66,7 @@ class MultiProcessProtocolTest {
             startChild("produce", "mp", String.valueOf(streams), String.valueOf(count));
             final ConnectRequest request = listener.accept(Duration.ofSeconds(30));
             assertThat(request).as("the producer connected; it said %s", childOutput).isNotNull();
-            try (ProtocolConnection connection = ProtocolConnection.accept(device, request, OPTIONS)) {
+            try (ProtocolConnection connection = ConnectionEstablishment.accept(device, request, OPTIONS)) {
                 final Checker[] checkers = new Checker[streams + 1];
                 for (int s = 1; s <= streams; s++) {
                     checkers[s] = new Checker(s);
@@ -112,7 +112,7 @@ class MultiProcessProtocolTest {
             startChild("hang", "victim");
             final ConnectRequest request = listener.accept(Duration.ofSeconds(30));
             assertThat(request).as("the peer connected; it said %s", childOutput).isNotNull();
-            try (ProtocolConnection connection = ProtocolConnection.accept(device, request, OPTIONS)) {
+            try (ProtocolConnection connection = ConnectionEstablishment.accept(device, request, OPTIONS)) {
                 final IdleStrategy idle = new BackoffIdleStrategy(10, 10, 1_000, 1_000_000);
                 for (int i = 0; i < 1000; i++) {
                     idle.idle(connection.doWork(System.nanoTime()));

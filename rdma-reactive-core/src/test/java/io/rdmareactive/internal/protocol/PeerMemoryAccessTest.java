@@ -70,7 +70,7 @@ class PeerMemoryAccessTest {
 
         Rogue(final Listener listener) throws Exception {
             final CompletableFuture<ProtocolConnection> victimSide = CompletableFuture.supplyAsync(() ->
-                ProtocolConnection.accept(victimDevice, listener.accept(Duration.ofSeconds(10)), OPTIONS));
+                ConnectionEstablishment.accept(victimDevice, listener.accept(Duration.ofSeconds(10)), OPTIONS));
             final byte[] handshake = new byte[HandshakeFlyweight.LENGTH];
             new HandshakeFlyweight().wrap(new UnsafeBuffer(handshake), 0).write(OPTIONS.maxStreams(),
                 OPTIONS.ringCapacity(), OPTIONS.maxMessageLength(), memory.rkey(), memory.address(), memory.length());

@@ -28,7 +28,7 @@ public final class ProtocolPeer {
         final String address = args[2];
         final ProtocolOptions options = MultiProcessProtocolTest.OPTIONS;
         try (RdmaDevice device = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
-             ProtocolConnection connection = ProtocolConnection.connect(device, address, options,
+             ProtocolConnection connection = ConnectionEstablishment.connect(device, address, options,
                  Duration.ofSeconds(20))) {
             final IdleStrategy idle = new BackoffIdleStrategy(10, 10, 1_000, 1_000_000);
             System.out.println("READY");

@@ -56,8 +56,8 @@ class RoguePeerFuzzTest {
              RdmaDevice rogueDevice = RdmaProviders.named("shm").open(deviceOptions);
              Listener listener = victimDevice.listen("victim")) {
             final CompletableFuture<ProtocolConnection> honestServer = CompletableFuture.supplyAsync(() ->
-                ProtocolConnection.accept(victimDevice, listener.accept(Duration.ofSeconds(10)), OPTIONS));
-            final ProtocolConnection honestClient = ProtocolConnection.connect(rogueDevice, "victim", OPTIONS,
+                ConnectionEstablishment.accept(victimDevice, listener.accept(Duration.ofSeconds(10)), OPTIONS));
+            final ProtocolConnection honestClient = ConnectionEstablishment.connect(rogueDevice, "victim", OPTIONS,
                 Duration.ofSeconds(10));
             final ProtocolConnection honest = honestServer.get(10, TimeUnit.SECONDS);
             long honestSent = 0;
@@ -114,7 +114,7 @@ class RoguePeerFuzzTest {
         final CompletableFuture<ProtocolConnection> victimSide = CompletableFuture.supplyAsync(() -> {
             final ConnectRequest request = listener.accept(Duration.ofSeconds(10));
             try {
-                return ProtocolConnection.accept(victimDevice, request, OPTIONS);
+                return ConnectionEstablishment.accept(victimDevice, request, OPTIONS);
             } catch (final ProtocolException refused) {
                 return null;
             }
