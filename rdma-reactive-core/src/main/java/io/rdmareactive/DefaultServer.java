@@ -207,30 +207,54 @@ final class DefaultServer implements DisposableServer {
         return closed.asMono();
     }
 
+    /**
+     * Stops accepting and closes every connection; returns at once, from any thread (an event loop's too, or the
+     * thread driving an invoker-mode runtime): {@link #onDispose()} completes once the connections have closed and
+     * the server gave its reference to the runtime back. Connections that have not closed after twice the liveness
+     * timeout are left to the runtime, which closes them when it stops.
+     */
     @Override
     public void dispose() {
         if (!disposed.compareAndSet(false, true)) {
             return;
         }
+        if (runtime.loops.inAnyLoop()) {
+            // waiting for the accepting thread here would hold the loop: another thread stops accepting
+            Thread.ofPlatform().daemon().name("rdma-close-" + listener.address()).start(this::stopAccepting);
+        } else {
+            stopAccepting();
+        }
+    }
+
+    /** Waits (briefly: one accept poll) for the accepting thread, closes the listener, then the connections. */
+    private void stopAccepting() {
         try {
             acceptor.join(ACCEPT_POLL.multipliedBy(20).toMillis());
         } catch (final InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
-        listener.close();
+        try {
+            listener.close();
+        } catch (final RuntimeException ex) {
+            LOG.log(System.Logger.Level.WARNING, "closing the listener at '" + listener.address() + "' failed", ex);
+        }
         synchronized (serving) {
             // a connection that finished its authenticated handshake before this point is in the set by now
         }
-        // each connection sends what it committed and closes on the driver, which must still run meanwhile
+        // each connection sends what it committed and closes on its loop, which must still run meanwhile
+        final Duration bound = config.livenessTimeout().multipliedBy(2);
         Flux.fromIterable(List.copyOf(connections))
             .flatMap(connection -> {
                 connection.dispose();
                 return connection.onDispose().onErrorComplete();
             })
             .then()
-            .block(config.livenessTimeout().multipliedBy(2));
-        runtime.release();
-        closed.tryEmitEmpty();
+            .timeout(bound, Mono.fromRunnable(() -> LOG.log(System.Logger.Level.WARNING, "the server at '"
+                + listener.address() + "': " + connections.size() + " connections had not closed " + bound
+                + " after dispose(); the runtime closes them when it stops")))
+            .doFinally(signal -> runtime.release(closed::tryEmitEmpty))
+            .subscribe(null, error -> LOG.log(System.Logger.Level.WARNING, "disposing the server at '"
+                + listener.address() + "' failed", error));
     }
 
     @Override

@@ -3,9 +3,6 @@ package io.rdmareactive.perf.compare;
 import io.rdmareactive.perf.compare.transport.Session;
 import io.rdmareactive.perf.compare.transport.SessionSpec;
 import io.rdmareactive.perf.compare.transport.Transport;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -17,8 +14,6 @@ import java.util.concurrent.TimeUnit;
  * (expected 0).
  */
 final class BackpressureWorkload {
-
-    private static final Path STATUS = Path.of("/proc/self/status");
 
     private BackpressureWorkload() {
     }
@@ -46,7 +41,8 @@ final class BackpressureWorkload {
                         receivedBefore = consumer.received();
                         windowStart = System.nanoTime();
                     }
-                    memory.add(new Results.MemorySample(elapsed / 1000.0, ProcessMeter.heapUsed(), residentBytes()));
+                    memory.add(new Results.MemorySample(elapsed / 1000.0, ProcessMeter.heapUsed(),
+                        ProcessFootprint.residentBytes()));
                     progress.at(elapsed);
                     producers.check();
                     Thread.sleep(100);
@@ -68,19 +64,5 @@ final class BackpressureWorkload {
                 memory.stream().mapToLong(Results.MemorySample::heapUsedBytes).max().orElse(0),
                 memory.stream().mapToLong(Results.MemorySample::rssBytes).max().orElse(0), memory);
         }
-    }
-
-    /** @return this process's resident set size from /proc (0 where there is no /proc) */
-    static long residentBytes() {
-        try {
-            for (final String line : Files.readAllLines(STATUS)) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-                }
-            }
-        } catch (final IOException | NumberFormatException ex) {
-            return 0;
-        }
-        return 0;
     }
 }

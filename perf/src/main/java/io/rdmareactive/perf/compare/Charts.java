@@ -36,21 +36,24 @@ final class Charts {
                     if (latency.size() != size || !latency.mode().equals(mode) || latency.roundTrips() == 0) {
                         continue;
                     }
-                    final List<Double> x = new ArrayList<>();
-                    final List<Double> y = new ArrayList<>();
-                    for (final double[] point : latency.curve()) {
-                        if (point[0] < 100 && point[1] > 0) {
-                            x.add(1 / (1 - point[0] / 100));
-                            y.add(point[1]);
-                        }
-                    }
-                    if (!x.isEmpty()) {
-                        chart.addSeries(latency.transport(), x, y);
-                    }
+                    addCurve(chart, latency.transport(), latency.curve());
                 }
                 save(chart, folder, "latency-" + mode + "-" + size + ".png", files,
                     "Round-trip percentiles at " + Report.bytes(size) + " (" + mode + ")");
             }
+        }
+        for (final int size : results.requestResponse.stream().map(Results.RequestResponse::size).distinct()
+            .toList()) {
+            final XYChart chart = chart("Request-response round-trip time, " + Report.bytes(size),
+                "percentile (log scale of 1/(1-p): 90 = 10, 99 = 100, 99.9 = 1000)", "round trip (us)");
+            chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true);
+            for (final Results.RequestResponse rr : results.requestResponse) {
+                if (rr.size() == size && rr.calls() > 0) {
+                    addCurve(chart, rr.transport() + ", " + rr.inFlight() + " in flight", rr.curve());
+                }
+            }
+            save(chart, folder, "request-response-" + size + ".png", files,
+                "Request-response round-trip percentiles at " + Report.bytes(size));
         }
         for (final boolean bytes : new boolean[] {false, true}) {
             final XYChart chart = chart(bytes ? "Throughput in bytes/s against message size (one stream)"
@@ -94,6 +97,21 @@ final class Charts {
                     : "Heap in use under backpressure (whole JVM)");
         }
         return files;
+    }
+
+    /** Adds a percentile curve, plotted against 1/(1-p) so that the tail spreads out. */
+    private static void addCurve(final XYChart chart, final String name, final List<double[]> curve) {
+        final List<Double> x = new ArrayList<>();
+        final List<Double> y = new ArrayList<>();
+        for (final double[] point : curve) {
+            if (point[0] < 100 && point[1] > 0) {
+                x.add(1 / (1 - point[0] / 100));
+                y.add(point[1]);
+            }
+        }
+        if (!x.isEmpty()) {
+            chart.addSeries(name, x, y);
+        }
     }
 
     private static XYChart chart(final String title, final String x, final String y) {

@@ -22,7 +22,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Compares rdma-reactive with Aeron and Reactor Netty TCP in one run: ping-pong round trips, "
-        + "throughput, backpressure. Writes results.json and report.html; the last line printed is their folder."})
+        + "throughput, backpressure; and, for rdma-reactive's Flux API alone, request-response and many "
+        + "connections, with a memcpy baseline beside throughput. Writes results.json and report.html; the last "
+        + "line printed is their folder."})
 public final class CompareCommand implements Callable<Integer> {
 
     static final List<String> ALL_TRANSPORTS = List.of("aeron-ipc", "aeron-udp", "rr-shm-raw", "rr-shm-flux",
@@ -35,8 +37,9 @@ public final class CompareCommand implements Callable<Integer> {
     List<String> transports;
 
     @Option(names = {"-w", "--workloads"}, split = ",", paramLabel = "NAME",
-        description = "ping-pong, throughput, backpressure (default: ${DEFAULT-VALUE})",
-        defaultValue = "ping-pong,throughput,backpressure")
+        description = "ping-pong, throughput, backpressure, request-response, connections, memcpy (default: "
+            + "${DEFAULT-VALUE}; throughput brings its memcpy baseline at its sizes of 64 KiB and up)",
+        defaultValue = "ping-pong,throughput,backpressure,request-response,connections")
     List<String> workloads;
 
     @Option(names = "--ping-sizes", split = ",", paramLabel = "BYTES",
@@ -85,6 +88,33 @@ public final class CompareCommand implements Callable<Integer> {
         description = "Message size of the backpressure workload (default: ${DEFAULT-VALUE})", defaultValue = "1024")
     int backpressureSize;
 
+    @Option(names = "--rr-sizes", split = ",", paramLabel = "BYTES",
+        description = "Request-response message sizes (rr-*-flux transports only; default: ${DEFAULT-VALUE})",
+        defaultValue = "32")
+    List<Integer> rrSizes;
+
+    @Option(names = "--rr-in-flight", paramLabel = "N",
+        description = "Calls in flight of request-response's second mode (the first has one; default: "
+            + "${DEFAULT-VALUE})", defaultValue = "256")
+    int rrInFlight;
+
+    @Option(names = "--connection-counts", split = ",", paramLabel = "K",
+        description = "Connections the connections workload opens to one server, one point per count (default: "
+            + "${DEFAULT-VALUE})", defaultValue = "1,100,1000")
+    List<Integer> connectionCounts;
+
+    @Option(names = "--connections-open-timeout", paramLabel = "TIME", converter = DurationConverter.class,
+        description = "Deadline for opening one point's connections; past it the point is marked failed, what "
+            + "opened is closed, and the run goes on; also bounds their closing (default: ${DEFAULT-VALUE})",
+        defaultValue = "120s")
+    Duration connectionsOpenTimeout;
+
+    @Option(names = "--memcpy-sizes", split = ",", paramLabel = "BYTES",
+        description = "Sizes of the memcpy baseline, measured with the throughput workload or as the memcpy "
+            + "workload (default: the throughput sizes of 64 KiB and up; for the memcpy workload alone, if there are "
+            + "none, 65536,1048576)")
+    List<Integer> memcpySizes;
+
     @Option(names = {"-o", "--output"}, paramLabel = "DIR",
         description = "Folder for results.json, report.html and the plots (default: perf/target/compare/<time> "
             + "under the current directory)")
@@ -127,12 +157,15 @@ public final class CompareCommand implements Callable<Integer> {
             }
         }
         for (final String workload : workloads) {
-            if (!List.of(Settings.PING_PONG, Settings.THROUGHPUT, Settings.BACKPRESSURE).contains(workload)) {
+            if (!Settings.WORKLOADS.contains(workload)) {
                 throw new CommandLine.ParameterException(new CommandLine(this), "unknown workload '" + workload
-                    + "': use ping-pong, throughput, backpressure");
+                    + "': use " + String.join(", ", Settings.WORKLOADS));
             }
         }
-        for (final List<Integer> list : List.of(pingSizes, sizes, multiStreamSizes, List.of(backpressureSize))) {
+        final List<Integer> copySizes = memcpySizes != null ? memcpySizes
+            : defaultMemcpySizes(sizes, workloads.contains(Settings.MEMCPY));
+        for (final List<Integer> list : List.of(pingSizes, sizes, multiStreamSizes, List.of(backpressureSize),
+            rrSizes, copySizes)) {
             for (final int size : list) {
                 if (size < Long.BYTES || size > 16 << 20) {
                     throw new CommandLine.ParameterException(new CommandLine(this), "message sizes are 8 bytes (the "
@@ -147,6 +180,16 @@ public final class CompareCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--duration must be positive and "
                 + "--warm-up not negative");
         }
+        if (rrInFlight < 1 || rrInFlight > 65536) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--rr-in-flight is 1 to 65536");
+        }
+        if (connectionCounts.isEmpty() || connectionCounts.stream().anyMatch(k -> k < 1 || k > 100_000)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--connection-counts are 1 to 100000");
+        }
+        if (connectionsOpenTimeout.isZero() || connectionsOpenTimeout.isNegative()) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--connections-open-timeout must be "
+                + "positive");
+        }
         if (consumerRate <= 0 || fixedRate < 0) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--consumer-rate must be positive and "
                 + "--fixed-rate not negative");
@@ -157,7 +200,17 @@ public final class CompareCommand implements Callable<Integer> {
         return new Settings(List.copyOf(new LinkedHashSet<>(transports)), new LinkedHashSet<>(workloads),
             List.copyOf(pingSizes), List.copyOf(sizes), List.copyOf(streams), List.copyOf(multiStreamSizes), warmUp,
             duration, idle, fixedRate, consumerRate, backpressureSize, folder.toAbsolutePath(), verbsAddress,
-            pinning);
+            pinning, List.copyOf(rrSizes), rrInFlight, List.copyOf(new LinkedHashSet<>(connectionCounts)),
+            connectionsOpenTimeout, List.copyOf(copySizes));
+    }
+
+    /**
+     * @param asked whether the memcpy workload was asked for by name (else it comes with throughput)
+     * @return the throughput sizes of 64 KiB and up; if there are none, 64 KiB and 1 MiB when asked, else none
+     */
+    static List<Integer> defaultMemcpySizes(final List<Integer> throughputSizes, final boolean asked) {
+        final List<Integer> large = throughputSizes.stream().filter(size -> size >= 64 << 10).distinct().toList();
+        return large.isEmpty() && asked ? List.of(64 << 10, 1 << 20) : large;
     }
 
     /** Parses 500ms, 2s, 1.5s, 1m, or an ISO-8601 duration (PT2S). */

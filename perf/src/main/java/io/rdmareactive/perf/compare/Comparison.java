@@ -70,13 +70,26 @@ final class Comparison {
                 pingPong(transports);
                 out.print(Tables.latency(results));
             }
+            if (settings.workloads().contains(Settings.REQUEST_RESPONSE)) {
+                requestResponse(reactive(transports, Settings.REQUEST_RESPONSE));
+                out.print(Tables.requestResponse(results));
+            }
             if (settings.workloads().contains(Settings.THROUGHPUT)) {
                 throughput(transports);
                 out.print(Tables.throughput(results));
             }
+            if ((settings.workloads().contains(Settings.MEMCPY) || settings.workloads().contains(Settings.THROUGHPUT))
+                && !settings.memcpySizes().isEmpty()) {
+                memcpy(); // the copy baseline beside throughput
+                out.print(Tables.memcpy(results));
+            }
             if (settings.workloads().contains(Settings.BACKPRESSURE)) {
                 backpressure(transports);
                 out.print(Tables.backpressure(results));
+            }
+            if (settings.workloads().contains(Settings.CONNECTIONS)) {
+                connections(reactive(transports, Settings.CONNECTIONS));
+                out.print(Tables.connections(results));
             }
         } finally {
             for (final Transport transport : transports.values()) {
@@ -188,6 +201,73 @@ final class Comparison {
                     results.backpressure.add(BackpressureWorkload.run(transport, settings, at));
                 } catch (final Exception | Error ex) {
                     fail(transport, "backpressure", ex);
+                }
+            }
+        }
+    }
+
+    /** @return the transports of the run that are rdma-reactive's public API, the only ones {@code workload} uses */
+    private List<ReactiveTransport> reactive(final Map<String, Transport> transports, final String workload) {
+        final List<ReactiveTransport> reactive = new ArrayList<>();
+        for (final Transport transport : transports.values()) {
+            if (transport instanceof ReactiveTransport api) {
+                reactive.add(api);
+            }
+        }
+        if (reactive.isEmpty()) {
+            results.failures.add(new Results.Failure("rr-shm-flux", workload, SKIPPED + workload + " uses "
+                + "rdma-reactive's public API alone: add rr-shm-flux (or rr-verbs-flux) to --transports"));
+        }
+        return reactive;
+    }
+
+    private void requestResponse(final List<ReactiveTransport> transports) {
+        final long point = 2 * pointMillis();
+        try (Progress progress = new Progress("request-response", point * transports.size()
+            * settings.rrSizes().size())) {
+            for (final ReactiveTransport transport : transports) {
+                for (final int size : settings.rrSizes()) {
+                    final Progress.Point at = progress.point(transport.name() + " " + Report.bytes(size), point);
+                    try {
+                        results.requestResponse.addAll(RequestResponseWorkload.run(transport, size, settings, at));
+                    } catch (final Exception | Error ex) {
+                        fail(transport, "request-response " + Report.bytes(size), ex);
+                    }
+                }
+            }
+        }
+    }
+
+    private void memcpy() {
+        try (Progress progress = new Progress("memcpy", pointMillis() * settings.memcpySizes().size())) {
+            for (final int size : settings.memcpySizes()) {
+                final Progress.Point at = progress.point(Report.bytes(size), pointMillis());
+                try {
+                    results.memcpy.add(MemcpyWorkload.run(size, settings, at));
+                } catch (final Exception | Error ex) {
+                    results.failures.add(new Results.Failure("memcpy", "memcpy " + Report.bytes(size),
+                        String.valueOf(ex)));
+                }
+            }
+        }
+    }
+
+    private void connections(final List<ReactiveTransport> transports) {
+        try (Progress progress = new Progress("connections", pointMillis() * transports.size()
+            * settings.connectionCounts().size())) {
+            for (final ReactiveTransport transport : transports) {
+                for (final int count : settings.connectionCounts()) {
+                    final Progress.Point at = progress.point(transport.name() + " x" + count, pointMillis());
+                    try {
+                        final Results.Connections point = ConnectionsWorkload.run(transport, count, settings, at);
+                        results.connections.add(point);
+                        if (point.failure() != null) {
+                            results.failures.add(new Results.Failure(transport.name(), "connections " + count,
+                                point.failure()));
+                        }
+                    } catch (final Exception | Error ex) {
+                        fail(transport, "connections " + count, ex);
+                    }
                 }
             }
         }

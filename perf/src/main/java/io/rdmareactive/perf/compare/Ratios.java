@@ -7,7 +7,9 @@ import java.util.Optional;
 
 /**
  * Ratios of each transport's figures against a baseline's from the same run: round-trip p50 and p99 (closed loop;
- * lower is better) and single-stream throughput in messages per second (higher is better).
+ * lower is better) and single-stream throughput in messages per second (higher is better). Further ratios where
+ * both sides were measured: request-response round trips against the same transport's ping-pong, K connections'
+ * round trips against one connection's, and throughput against the memcpy baseline.
  */
 final class Ratios {
 
@@ -24,8 +26,24 @@ final class Ratios {
         return value / baseline;
     }
 
-    /** @return every ratio of every non-baseline transport against every baseline present */
+    /** Request-response p50 (one in flight) against the same transport's closed-loop ping-pong p50, same size. */
+    static final String RR_VS_PING_PONG = "request-response-rtt-p50-vs-ping-pong";
+    /** Throughput (one stream) against the memcpy baseline, same size. */
+    static final String THROUGHPUT_VS_MEMCPY = "throughput-vs-memcpy";
+
+    /** @return the metric of K connections' round-trip p50 against one connection's */
+    static String connectionsMetric(final int connections) {
+        return "rtt-p50-" + connections + "-connections-vs-1";
+    }
+
+    /** @return every ratio of every non-baseline transport against every baseline present, then the further ones */
     static List<Results.Ratio> compute(final Results results) {
+        final List<Results.Ratio> ratios = againstAeron(results);
+        ratios.addAll(further(results));
+        return ratios;
+    }
+
+    private static List<Results.Ratio> againstAeron(final Results results) {
         final List<Results.Ratio> ratios = new ArrayList<>();
         final List<String> transports = new ArrayList<>(results.transports.keySet());
         for (final String baseline : BASELINES) {
@@ -59,6 +77,45 @@ final class Ratios {
                             ratio(throughput.messagesPerSecond(), base.messagesPerSecond()), "msg/s", false)));
                 }
             }
+        }
+        return ratios;
+    }
+
+    /** @return the ratios of the request-response, connections and memcpy workloads, where both sides were measured */
+    static List<Results.Ratio> further(final Results results) {
+        final List<Results.Ratio> ratios = new ArrayList<>();
+        for (final Results.RequestResponse rr : results.requestResponse) {
+            if (rr.inFlight() == 1 && rr.calls() > 0) {
+                latency(results, rr.transport(), rr.size()).ifPresent(ping -> {
+                    final double value = rr.percentilesMicros().get("p50");
+                    final double base = ping.percentilesMicros().get("p50");
+                    ratios.add(new Results.Ratio(RR_VS_PING_PONG, rr.size(), rr.transport(),
+                        rr.transport() + " ping-pong closed-loop p50", value, base, ratio(value, base), "us", true));
+                });
+            }
+        }
+        for (final Results.Connections point : results.connections) {
+            if (point.connections() == 1 || point.failure() != null) {
+                continue;
+            }
+            results.connections.stream().filter(one -> one.transport().equals(point.transport())
+                && one.connections() == 1 && one.failure() == null && one.size() == point.size()).findFirst()
+                .ifPresent(one -> {
+                    final double value = point.percentilesMicros().get("p50");
+                    final double base = one.percentilesMicros().get("p50");
+                    ratios.add(new Results.Ratio(connectionsMetric(point.connections()), point.size(),
+                        point.transport(), point.transport() + " 1 connection p50", value, base, ratio(value, base),
+                        "us", true));
+                });
+        }
+        for (final Results.Throughput throughput : results.throughput) {
+            if (throughput.streams() != 1) {
+                continue;
+            }
+            results.memcpy.stream().filter(copy -> copy.size() == throughput.size()).findFirst().ifPresent(copy ->
+                ratios.add(new Results.Ratio(THROUGHPUT_VS_MEMCPY, throughput.size(), throughput.transport(),
+                    "memcpy", throughput.messagesPerSecond(), copy.messagesPerSecond(),
+                    ratio(throughput.messagesPerSecond(), copy.messagesPerSecond()), "msg/s", false)));
         }
         return ratios;
     }

@@ -37,7 +37,7 @@ final class Report {
         html.append("<h2>Environment</h2>\n").append(table(results.environment));
         html.append("<h2>Settings</h2>\n").append(table(results.settings));
         html.append("<h2>Transports</h2>\n").append(table(results.transports));
-        html.append("<h2>Ratios against Aeron</h2>\n<pre>").append(escape(Tables.closing(results))).append("</pre>\n");
+        html.append("<h2>Ratios</h2>\n<pre>").append(escape(Tables.closing(results))).append("</pre>\n");
         if (!results.latency.isEmpty()) {
             html.append("<h2>Round-trip latency</h2>\n<p>One message in flight. Closed loop: the next message "
                 + "leaves when the echo is back. Fixed rate: messages are due at a fixed interval and each round trip "
@@ -52,6 +52,30 @@ final class Report {
                 + "received in the measured window.</p>\n<pre>").append(escape(Tables.throughput(results)))
                 .append("</pre>\n");
             images(html, charts, "throughput-");
+        }
+        if (!results.memcpy.isEmpty()) {
+            html.append("<h2>memcpy baseline</h2>\n<p>One thread copying each message size from one native buffer "
+                + "into the next of a ring of native buffers (8 MiB or more, so not all in cache), as fast as it can: "
+                + "what moving the bytes alone costs on this machine, beside the throughput above.</p>\n<pre>")
+                .append(escape(Tables.memcpy(results))).append("</pre>\n");
+        }
+        if (!results.requestResponse.isEmpty()) {
+            html.append("<h2>Request-response</h2>\n<p><code>Connection.requestResponse</code> against a server whose "
+                + "<code>StreamHandler</code> answers each request with its bytes, on one connection. One in flight: "
+                + "each call is issued when the previous one is answered. N in flight: <code>flatMap(call, N)</code> "
+                + "for the measured time. Round trips from a call's first attempt to its answer; a call refused with "
+                + "<code>RdmaStreamsBusyException</code> (every request stream busy) is counted and tried again "
+                + "after 100 us. Every answer is checked. CPU and allocation are per call, whole JVM.</p>\n<pre>")
+                .append(escape(Tables.requestResponse(results))).append("</pre>\n");
+            images(html, charts, "request-response-");
+        }
+        if (!results.connections.isEmpty()) {
+            html.append("<h2>Connections</h2>\n<p>K connections from this JVM to one server, opened one after the "
+                + "other (each within 10 s, all within the opening deadline), then round-robin request-response over "
+                + "them, one call in flight at a time. Threads are the JVM's live platform threads and those named "
+                + "<code>rdma-</code> (the library's, both sides); RSS is the whole process's. A point whose "
+                + "connections did not all open in time is marked failed and not measured.</p>\n<pre>")
+                .append(escape(Tables.connections(results))).append("</pre>\n");
         }
         if (!results.backpressure.isEmpty()) {
             html.append("<h2>Backpressure</h2>\n<p>A producer as fast as the transport lets it against a consumer "

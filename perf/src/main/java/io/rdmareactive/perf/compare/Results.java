@@ -30,6 +30,58 @@ final class Results {
     record MemorySample(double seconds, long heapUsedBytes, long rssBytes) {
     }
 
+    /**
+     * Request-response through {@code Connection.requestResponse}: one transport, one size, one call in flight
+     * (closed loop) or {@code inFlight} of them. Round trips from a call's first attempt to its answer; the counts
+     * cover the whole point (warm-up included).
+     *
+     * @param checked      answers checked over the whole point (right and wrong ones)
+     * @param refused      attempts refused with {@code RdmaStreamsBusyException} (every request stream busy), each
+     *                     tried again once an earlier call ended
+     * @param wrongAnswers answers of the wrong length or bytes (sequence number), or empty
+     * @param failedCalls  calls that ended in an error other than a refusal (e.g. a timeout)
+     * @param firstFailure the first such error, or null
+     */
+    record RequestResponse(String transport, int size, String mode, int inFlight, long calls, double callsPerSecond,
+                           Map<String, Double> percentilesMicros, List<double[]> curve, double cpuMicrosPerCall,
+                           double allocatedBytesPerCall, long checked, long refused, long wrongAnswers,
+                           long failedCalls, String firstFailure) {
+    }
+
+    /**
+     * What the process holds at one moment: live platform threads ({@code ThreadMXBean.getThreadCount()}), those
+     * of them whose name starts with {@code rdma-} (the library's), by kind (the name up to its second dash), and
+     * the resident set ({@code VmRSS}).
+     */
+    record Footprint(int threads, int libraryThreads, Map<String, Integer> libraryThreadsByKind, long rssBytes) {
+    }
+
+    /**
+     * K connections from this JVM to one server, then round-robin request-response over them, one call in flight.
+     *
+     * @param opened      how many opened before the deadline (all of them unless {@code failure} says otherwise)
+     * @param before      before opening
+     * @param open        with every connection open, after the measured window
+     * @param afterClose  once every connection and the server were closed (or the close bound passed)
+     * @param notClosed   connections whose {@code onDispose()} had not completed within the bound
+     * @param checked     answers checked over the whole point (warm-up included)
+     * @param closeProblem what went wrong while closing (the measurement stands), or null
+     * @param failure     why the point was not measured (e.g. the opening deadline passed), or null
+     */
+    record Connections(String transport, int connections, int size, int opened, double openSeconds, long calls,
+                       double callsPerSecond, Map<String, Double> percentilesMicros, Footprint before, Footprint open,
+                       Footprint afterClose, double closeSeconds, int notClosed, String closeProblem, long checked,
+                       long refused, long wrongAnswers, long failedCalls, String failure) {
+    }
+
+    /**
+     * The copy baseline: one thread copying {@code size} bytes from one native buffer to the next of a ring of
+     * {@code destinations} native buffers ({@code ringBytes} in all), as fast as it can.
+     */
+    record Memcpy(int size, int destinations, long ringBytes, long copies, double messagesPerSecond,
+                  double bytesPerSecond, double gibPerSecond) {
+    }
+
     /** A measurement that could not be made, and why. */
     record Failure(String transport, String workload, String reason) {
     }
@@ -45,6 +97,9 @@ final class Results {
     final List<Latency> latency = new ArrayList<>();
     final List<Throughput> throughput = new ArrayList<>();
     final List<Backpressure> backpressure = new ArrayList<>();
+    final List<RequestResponse> requestResponse = new ArrayList<>();
+    final List<Connections> connections = new ArrayList<>();
+    final List<Memcpy> memcpy = new ArrayList<>();
     final List<Failure> failures = new ArrayList<>();
     final List<Ratio> ratios = new ArrayList<>();
 
@@ -59,6 +114,9 @@ final class Results {
         map.put("latency", latency);
         map.put("throughput", throughput);
         map.put("backpressure", backpressure);
+        map.put("requestResponse", requestResponse);
+        map.put("connections", connections);
+        map.put("memcpy", memcpy);
         map.put("ratios", ratios);
         map.put("failures", failures);
         return map;

@@ -12,7 +12,7 @@ import java.util.Set;
  * What one comparison run measures, parsed from the command line by {@link CompareCommand}.
  *
  * @param transports       transport names, in the order they run
- * @param workloads        ping-pong, throughput, backpressure
+ * @param workloads        ping-pong, throughput, backpressure, request-response, connections, memcpy
  * @param pingSizes        ping-pong message sizes
  * @param throughputSizes  throughput message sizes
  * @param streams          stream counts for throughput (1 and several)
@@ -26,15 +26,26 @@ import java.util.Set;
  * @param output           the folder for results.json and report.html
  * @param verbsAddress     IP:port to listen on for the verbs transports
  * @param pinning          what CPU pinning the run had, as stated in the report
+ * @param rrSizes          request-response message sizes
+ * @param rrInFlight       calls in flight of the request-response workload's second mode
+ * @param connectionCounts how many connections the connections workload opens, one point per count
+ * @param connectionsOpen  the deadline for opening one point's connections (and the bound for closing them)
+ * @param memcpySizes      the copy baseline's sizes (measured with throughput, or as the memcpy workload)
  */
 record Settings(List<String> transports, Set<String> workloads, List<Integer> pingSizes,
                 List<Integer> throughputSizes, List<Integer> streams, List<Integer> multiStreamSizes,
                 Duration warmUp, Duration duration, Idle idle, double fixedRate, double consumerRate,
-                int backpressureSize, Path output, String verbsAddress, String pinning) {
+                int backpressureSize, Path output, String verbsAddress, String pinning, List<Integer> rrSizes,
+                int rrInFlight, List<Integer> connectionCounts, Duration connectionsOpen, List<Integer> memcpySizes) {
 
     static final String PING_PONG = "ping-pong";
     static final String THROUGHPUT = "throughput";
     static final String BACKPRESSURE = "backpressure";
+    static final String REQUEST_RESPONSE = "request-response";
+    static final String CONNECTIONS = "connections";
+    static final String MEMCPY = "memcpy";
+    static final List<String> WORKLOADS = List.of(PING_PONG, THROUGHPUT, BACKPRESSURE, REQUEST_RESPONSE, CONNECTIONS,
+        MEMCPY);
 
     Map<String, Object> asMap() {
         final Map<String, Object> map = new LinkedHashMap<>();
@@ -50,6 +61,11 @@ record Settings(List<String> transports, Set<String> workloads, List<Integer> pi
         map.put("fixedRatePerSecond", fixedRate);
         map.put("consumerRatePerSecond", consumerRate);
         map.put("backpressureSize", backpressureSize);
+        map.put("requestResponseSizes", rrSizes);
+        map.put("requestResponseInFlight", rrInFlight);
+        map.put("connectionCounts", connectionCounts);
+        map.put("connectionsOpenTimeoutSeconds", connectionsOpen.toMillis() / 1000.0);
+        map.put("memcpySizes", memcpySizes);
         map.put("peers", "both peers of every transport in this one JVM, on separate threads");
         map.put("cpuPinning", pinning);
         return map;

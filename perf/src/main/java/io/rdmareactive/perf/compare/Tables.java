@@ -76,9 +76,129 @@ final class Tables {
         return out.toString();
     }
 
+    static String requestResponse(final Results results) {
+        final StringBuilder out = new StringBuilder();
+        out.append("Request-response: Connection.requestResponse, the server answers each request with its bytes "
+            + "(round trips in us, this machine)\n");
+        out.append(String.format(Locale.ROOT, "%-13s %-7s %9s %11s %9s %9s %9s %9s %9s %9s %8s %6s %6s%n",
+            "transport", "size", "in flight", "calls/s", "p50", "p90", "p99", "max", "cpu us", "alloc B", "refused",
+            "wrong", "failed"));
+        for (final Results.RequestResponse rr : results.requestResponse) {
+            final var p = rr.percentilesMicros();
+            out.append(String.format(Locale.ROOT,
+                "%-13s %-7s %9d %11.0f %9.2f %9.2f %9.2f %9.2f %9.1f %9.0f %8d %6d %6d%n", rr.transport(),
+                Report.bytes(rr.size()), rr.inFlight(), rr.callsPerSecond(), p.get("p50"), p.get("p90"),
+                p.get("p99"), p.get("max"), rr.cpuMicrosPerCall(), rr.allocatedBytesPerCall(), rr.refused(),
+                rr.wrongAnswers(), rr.failedCalls()));
+            if (rr.firstFailure() != null) {
+                out.append("  first failed call: ").append(rr.firstFailure()).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    static String connections(final Results results) {
+        final StringBuilder out = new StringBuilder();
+        out.append("Connections: K clients in this JVM to one server, round-robin request-response, one call in "
+            + "flight (this machine; threads and RSS of the whole JVM, both sides)\n");
+        out.append(String.format(Locale.ROOT, "%-13s %6s %6s %8s %9s %9s %9s %8s %8s %8s %8s %8s  %s%n",
+            "transport", "conns", "opened", "open s", "calls/s", "p50 us", "p99 us", "threads", "rdma-", "RSS MiB",
+            "close s", "wrong", "status"));
+        for (final Results.Connections c : results.connections) {
+            final Results.Footprint at = c.open() != null ? c.open() : c.before();
+            final boolean measured = c.failure() == null;
+            out.append(String.format(Locale.ROOT, "%-13s %6d %6d %8.2f %9s %9s %9s %8d %8d %8.0f %8.2f %8d  %s%n",
+                c.transport(), c.connections(), c.opened(), c.openSeconds(),
+                measured ? String.format(Locale.ROOT, "%.0f", c.callsPerSecond()) : "-",
+                measured ? String.format(Locale.ROOT, "%.2f", c.percentilesMicros().get("p50")) : "-",
+                measured ? String.format(Locale.ROOT, "%.2f", c.percentilesMicros().get("p99")) : "-",
+                at.threads(), at.libraryThreads(), at.rssBytes() / (double) (1 << 20), c.closeSeconds(),
+                c.wrongAnswers() + c.failedCalls(), status(c)));
+        }
+        if (!results.connections.isEmpty()) {
+            out.append("threads, rdma- (the library's threads) and RSS with the K connections open; before opening "
+                + "and after closing in results.json\n");
+        }
+        for (final Results.Connections c : results.connections) {
+            if (c.closeProblem() != null) {
+                out.append("  closing ").append(c.connections()).append(": ").append(c.closeProblem())
+                    .append(String.format(Locale.ROOT, "; library threads left: %d (%d before opening)%n",
+                        c.afterClose().libraryThreads(), c.before().libraryThreads()));
+            }
+        }
+        return out.toString();
+    }
+
+    private static String status(final Results.Connections c) {
+        return (c.failure() == null ? "ok" : "FAILED: " + c.failure())
+            + (c.closeProblem() != null ? " (closing: see below)" : "");
+    }
+
+    static String memcpy(final Results results) {
+        final StringBuilder out = new StringBuilder();
+        out.append("memcpy baseline: one thread, MemorySegment.copy from one native buffer to a ring of native "
+            + "buffers (this machine)\n");
+        out.append(String.format(Locale.ROOT, "%-13s %-8s %13s %11s %9s %9s  %s%n", "", "size", "msg/s", "MiB/s",
+            "GiB/s", "ring MiB", "rdma-reactive msg/s / memcpy"));
+        for (final Results.Memcpy copy : results.memcpy) {
+            final List<String> parts = new ArrayList<>();
+            for (final Results.Ratio ratio : Ratios.further(results)) {
+                if (ratio.metric().equals(Ratios.THROUGHPUT_VS_MEMCPY) && ratio.size() == copy.size()
+                    && ratio.transport().startsWith("rr-")) {
+                    parts.add(ratio.transport() + " " + Ratios.format(ratio.ratio()));
+                }
+            }
+            out.append(String.format(Locale.ROOT, "%-13s %-8s %13.0f %11.1f %9.2f %9.1f  %s%n", "memcpy",
+                Report.bytes(copy.size()), copy.messagesPerSecond(), copy.bytesPerSecond() / (1 << 20),
+                copy.gibPerSecond(), copy.ringBytes() / (double) (1 << 20), String.join(", ", parts)));
+        }
+        return out.toString();
+    }
+
+    /** The closing table's last part: the further ratios, and the library's threads at each connection count. */
+    static String further(final Results results) {
+        final List<String> rows = new ArrayList<>();
+        for (final Results.Ratio r : results.ratios) {
+            final String what;
+            if (r.metric().equals(Ratios.RR_VS_PING_PONG)) {
+                what = r.transport() + " request-response RTT p50 / ping-pong p50, " + Report.bytes(r.size());
+            } else if (r.metric().equals(Ratios.THROUGHPUT_VS_MEMCPY) && CLOSING_TRANSPORTS.contains(r.transport())) {
+                what = r.transport() + " throughput / memcpy, " + Report.bytes(r.size());
+            } else if (r.metric().startsWith("rtt-p50-") && r.metric().endsWith("-connections-vs-1")) {
+                what = r.transport() + " " + r.metric().substring(8, r.metric().length() - 17)
+                    + " connections RTT p50 / 1 connection p50";
+            } else {
+                continue;
+            }
+            rows.add(String.format(Locale.ROOT, "%-62s %8s %12s %12s", what, Ratios.format(r.ratio()),
+                number(r.value()) + " " + r.unit(), number(r.baselineValue()) + " " + r.unit()));
+        }
+        for (final Results.Connections c : results.connections) {
+            if (c.open() != null) {
+                rows.add(String.format(Locale.ROOT, "%-62s %8s %12s %12s", c.transport() + " library threads at "
+                    + c.connections() + " connection" + (c.connections() == 1 ? "" : "s")
+                    + (c.failure() != null ? " (" + c.opened() + " opened)" : ""), "",
+                    c.open().libraryThreads(), c.before().libraryThreads() + " before"));
+            }
+        }
+        if (rows.isEmpty()) {
+            return "";
+        }
+        final StringBuilder out = new StringBuilder();
+        out.append("Further ratios, same run (round trips: lower is better; throughput: higher is better)\n");
+        out.append(String.format(Locale.ROOT, "%-62s %8s %12s %12s%n", "", "ratio", "value", "baseline"));
+        rows.forEach(row -> out.append(row).append('\n'));
+        return out.toString();
+    }
+
+    private static String number(final double value) {
+        return Math.abs(value) >= 1000 ? String.format(Locale.ROOT, "%.0f", value)
+            : String.format(Locale.ROOT, "%.2f", value);
+    }
+
     /**
      * The closing note's table: rdma-reactive shm raw and Flux (and verbs, where measured) against Aeron IPC and UDP,
-     * plus allocation.
+     * plus allocation; then the further ratios, where measured.
      */
     static String closing(final Results results) {
         final StringBuilder out = new StringBuilder();
@@ -125,6 +245,7 @@ final class Tables {
                         .orElse("-")));
             }
         }
+        out.append(further(results));
         return out.toString();
     }
 

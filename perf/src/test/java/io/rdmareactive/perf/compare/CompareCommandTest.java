@@ -24,7 +24,8 @@ class CompareCommandTest {
         final Settings settings = parse();
         assertThat(settings.transports()).containsExactly("aeron-ipc", "aeron-udp", "rr-shm-raw", "rr-shm-flux",
             "netty-tcp", "rr-verbs-raw", "rr-verbs-flux");
-        assertThat(settings.workloads()).containsExactly("ping-pong", "throughput", "backpressure");
+        assertThat(settings.workloads()).containsExactly("ping-pong", "throughput", "backpressure",
+            "request-response", "connections");
         assertThat(settings.pingSizes()).containsExactly(32, 256, 4096, 65536);
         assertThat(settings.throughputSizes()).containsExactly(32, 256, 4096, 65536, 1 << 20);
         assertThat(settings.idle()).isEqualTo(Idle.YIELDING);
@@ -32,6 +33,27 @@ class CompareCommandTest {
         assertThat(settings.warmUp()).isEqualTo(Duration.ofSeconds(1));
         assertThat(settings.duration()).isEqualTo(Duration.ofSeconds(2));
         assertThat(settings.output().isAbsolute()).isTrue();
+        assertThat(settings.rrSizes()).containsExactly(32);
+        assertThat(settings.rrInFlight()).isEqualTo(256);
+        assertThat(settings.connectionCounts()).containsExactly(1, 100, 1000);
+        assertThat(settings.connectionsOpen()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(settings.memcpySizes()).containsExactly(65536, 1 << 20);
+    }
+
+    @Test
+    void theNewWorkloadsTakeTheirOptions() {
+        final Settings settings = parse("--workloads=request-response,connections,memcpy", "--rr-sizes=64,4096",
+            "--rr-in-flight=32", "--connection-counts=1,3,3", "--connections-open-timeout=5s", "--sizes=32,128");
+        assertThat(settings.workloads()).containsExactly("request-response", "connections", "memcpy");
+        assertThat(settings.rrSizes()).containsExactly(64, 4096);
+        assertThat(settings.rrInFlight()).isEqualTo(32);
+        assertThat(settings.connectionCounts()).containsExactly(1, 3);
+        assertThat(settings.connectionsOpen()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(settings.memcpySizes()).as("no throughput size of 64 KiB or more").containsExactly(65536, 1 << 20);
+        assertThat(parse("--memcpy-sizes=4096").memcpySizes()).containsExactly(4096);
+        assertThat(parse("--sizes=1048576,131072").memcpySizes()).containsExactly(1 << 20, 131072);
+        assertThat(parse("--workloads=throughput", "--sizes=32").memcpySizes())
+            .as("throughput brings the baseline only at its sizes of 64 KiB and up").isEmpty();
     }
 
     @Test
@@ -69,6 +91,12 @@ class CompareCommandTest {
         assertThatThrownBy(() -> parse("--sizes=4")).hasMessageContaining("8 bytes");
         assertThatThrownBy(() -> parse("--idle=napping")).hasMessageContaining("busy-spin, yielding, backoff");
         assertThatThrownBy(() -> parse("--duration=0s")).hasMessageContaining("--duration must be positive");
+        assertThatThrownBy(() -> parse("--workloads=soak")).hasMessageContaining("request-response, connections, "
+            + "memcpy");
+        assertThatThrownBy(() -> parse("--rr-sizes=4")).hasMessageContaining("8 bytes");
+        assertThatThrownBy(() -> parse("--rr-in-flight=0")).hasMessageContaining("--rr-in-flight");
+        assertThatThrownBy(() -> parse("--connection-counts=0")).hasMessageContaining("--connection-counts");
+        assertThatThrownBy(() -> parse("--connections-open-timeout=0s")).hasMessageContaining("positive");
     }
 
     @Test

@@ -61,6 +61,8 @@ public final class EventLoop implements Agent {
     private volatile Thread thread;
     private volatile boolean sleeping;
     private volatile boolean closed;
+    /** Set when the group stops the loop: it no longer idles, so that it sees the stop at once. */
+    private volatile boolean stopping;
     private ProtocolConnection[] connections = new ProtocolConnection[0];
     private Closing[] closing = new Closing[0];
     private long signalsSeen;
@@ -138,6 +140,15 @@ public final class EventLoop implements Agent {
             if (owner != null) {
                 LockSupport.unpark(owner);
             }
+        }
+    }
+
+    /** The group stops this loop: it stops idling and is woken if it sleeps. */
+    void stopping() {
+        stopping = true;
+        final Thread owner = thread;
+        if (owner != null) {
+            LockSupport.unpark(owner);
         }
     }
 
@@ -327,7 +338,7 @@ public final class EventLoop implements Agent {
                 sleeping = true;
                 VarHandle.fullFence();
                 final long seen = signals.get();
-                if (seen == signalsSeen && tasks.isEmpty() && overflow.isEmpty()) {
+                if (seen == signalsSeen && tasks.isEmpty() && overflow.isEmpty() && !stopping) {
                     delegate.idle(0);
                 }
                 signalsSeen = seen;

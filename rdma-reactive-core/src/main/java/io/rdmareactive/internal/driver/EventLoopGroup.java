@@ -188,6 +188,9 @@ public final class EventLoopGroup implements AutoCloseable {
             }
             return;
         }
+        for (final EventLoop loop : loops) {
+            loop.stopping(); // a loop parked by its idle strategy would see the stop only when its park ends
+        }
         for (int i = 0; i < runners.size(); i++) {
             final AgentRunner runner = runners.get(i);
             final Thread thread = threads.get(i);

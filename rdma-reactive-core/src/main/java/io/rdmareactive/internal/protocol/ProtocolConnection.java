@@ -529,6 +529,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
      * of its stream included, arrived, even when this side closes right after consuming it.
      */
     private void returnLastCredit() {
+        if (peerClosing || peerClosed || flushedSinceNanos != 0) {
+            return; // the peer is gone or going: nothing would land, and its flushed writes would never complete
+        }
         sends.clear();
         returnCredit();
         if (room(1)) {
@@ -541,7 +544,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             // an adapter moves the bytes after the post: wait (briefly) until they landed, so that the disconnect
             // cannot overtake them and the peer reads this goodbye before it sees the disconnect
             final long deadline = System.nanoTime() + GOODBYE_WAIT_NANOS;
-            while (outstandingSends > 0 && error == null && System.nanoTime() < deadline) {
+            while (outstandingSends > 0 && error == null && flushedSinceNanos == 0 && !peerClosing
+                && System.nanoTime() < deadline) {
                 if (completions.poll(this, COMPLETIONS_PER_POLL) == 0) {
                     Thread.onSpinWait();
                 }

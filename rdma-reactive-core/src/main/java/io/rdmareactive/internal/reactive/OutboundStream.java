@@ -241,7 +241,11 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         if (subscription == null) {
             return;
         }
-        final long canAsk = Math.min(stream.peerDemand(), BATCH) - pending.size() - outstanding.get();
+        // outstanding first, then the queue: onNext (on any thread) queues first and counts it as arrived after, so
+        // an element counted out of outstanding here is already in the queue; the other order can miss it in both
+        // and ask for one more than the queue holds
+        final long asked = outstanding.get();
+        final long canAsk = Math.min(stream.peerDemand(), BATCH) - pending.size() - asked;
         if (canAsk > 0) {
             outstanding.addAndGet(canAsk);
             subscription.request(canAsk);

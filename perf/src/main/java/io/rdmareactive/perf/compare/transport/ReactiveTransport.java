@@ -61,14 +61,38 @@ public final class ReactiveTransport implements Transport {
             + "stream, each side with its own driver thread (" + idle + ") and worker thread";
     }
 
-    @Override
-    public Session open(final SessionSpec spec) {
-        final int maxLength = Math.max(spec.messageLength(), 4096);
+    /**
+     * A server and a client configured as this transport's sessions are (provider, directory or verbs address, idle
+     * strategy, largest message), at an address of their own, for the workloads that use the public API directly
+     * (request-response, connections). The caller adds its handlers, binds, connects and closes.
+     *
+     * @param server the server, without handlers
+     * @param client a client of that server
+     */
+    public record Endpoints(RdmaServer server, RdmaClient client) {
+    }
+
+    /** @return a fresh server address and a client for it, for messages up to {@code messageLength} bytes */
+    public Endpoints endpoints(final int messageLength) {
+        final int maxLength = Math.max(messageLength, 4096);
         final String where = address != null ? VerbsAddresses.next(address)
             : "perf-" + ProcessHandle.current().pid() + "-" + SERVERS.incrementAndGet();
-        final AtomicInteger accepted = new AtomicInteger();
         RdmaServer server = RdmaServer.create().provider(provider).address(where).idleStrategy(idle.label())
-            .maxMessageLength(maxLength)
+            .maxMessageLength(maxLength);
+        RdmaClient client = RdmaClient.create().provider(provider).address(where).idleStrategy(idle.label())
+            .maxMessageLength(maxLength);
+        if (address == null) {
+            server = server.directory(directory);
+            client = client.directory(directory);
+        }
+        return new Endpoints(server, client);
+    }
+
+    @Override
+    public Session open(final SessionSpec spec) {
+        final Endpoints endpoints = endpoints(spec.messageLength());
+        final AtomicInteger accepted = new AtomicInteger();
+        final RdmaServer server = endpoints.server()
             .handle((in, out) -> {
                 final int stream = accepted.getAndIncrement();
                 if (spec.echo()) {
@@ -79,12 +103,7 @@ public final class ReactiveTransport implements Transport {
                 final MessageHandler consumer = spec.consumers().apply(stream);
                 return in.receiveViews().doOnNext(view -> consumer.onMessage(view, 0, view.capacity())).then();
             });
-        RdmaClient client = RdmaClient.create().provider(provider).address(where).idleStrategy(idle.label())
-            .maxMessageLength(maxLength);
-        if (address == null) {
-            server = server.directory(directory);
-            client = client.directory(directory);
-        }
+        final RdmaClient client = endpoints.client();
         final DisposableServer bound = server.bind().block(TIMEOUT);
         final List<Connection> connections = new ArrayList<>();
         final List<FluxLink> links = new ArrayList<>();

@@ -1,0 +1,423 @@
+package io.rdmareactive.internal.driver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+import io.rdmareactive.spi.DeviceOptions;
+import io.rdmareactive.spi.RdmaDevice;
+import io.rdmareactive.spi.RdmaProviders;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The event loop's one way in ({@link EventLoop#execute}, {@link EventLoop#tryExecute}), its waking from a park, its
+ * error handling, invoker mode and closing, on a group over a real shared-memory device with no connection.
+ *
+ * <p>Every wait is bounded and generous; nothing asserts how long anything took.
+ */
+class EventLoopTest {
+
+    /** How long a test waits for something that should happen promptly (as ShmTestSupport.BOUND). */
+    private static final Duration BOUND = Duration.ofSeconds(Long.getLong("rr.test.boundSeconds", 30));
+
+    private Path directory;
+    private RdmaDevice device;
+    private DriverCounters counters;
+    private EventLoopGroup group;
+    private String name;
+
+    @BeforeEach
+    void openDevice() throws IOException {
+        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
+        device = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
+        name = "loop-test-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 24));
+        counters = DriverCounters.create(directory, name);
+    }
+
+    @AfterEach
+    void close() {
+        try {
+            if (group != null) {
+                group.close();
+            }
+        } finally {
+            try {
+                counters.close();
+            } finally {
+                device.close();
+                deleteDirectory(directory);
+            }
+        }
+    }
+
+    private EventLoopGroup start(final int loops, final Supplier<? extends IdleStrategy> idle, final boolean invoker) {
+        group = EventLoopGroup.start(name, device, loops, idle, counters.errors(), Thread::new, invoker);
+        return group;
+    }
+
+    private EventLoopGroup start(final int loops) {
+        return start(loops, IdleStrategies.supplier("backoff"), false);
+    }
+
+    private static void await(final CountDownLatch latch, final String what) throws InterruptedException {
+        assertThat(latch.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).as(what).isTrue();
+    }
+
+    // ------------------------------------------------------------------------------------------------ hand-over
+
+    @Test
+    void tasksHandedOverFromManyThreadsEachRunOnceOnTheLoopInTheOrderEachThreadHandedThemOver() throws Exception {
+        final EventLoop loop = start(1).next();
+        final int producers = 4;
+        final int perProducer = 20_000; // together more than the queue holds: some go through the overflow
+        final List<List<Integer>> ran = new ArrayList<>();
+        for (int p = 0; p < producers; p++) {
+            ran.add(new ArrayList<>()); // touched only on the loop thread
+        }
+        final ConcurrentLinkedQueue<String> offLoop = new ConcurrentLinkedQueue<>();
+        final CountDownLatch done = new CountDownLatch(producers * perProducer);
+        final CyclicBarrier together = new CyclicBarrier(producers);
+        final AtomicInteger refused = new AtomicInteger();
+        final List<Thread> threads = new ArrayList<>();
+        for (int p = 0; p < producers; p++) {
+            final int producer = p;
+            final Thread thread = Thread.ofPlatform().name("producer-" + p).start(() -> {
+                try {
+                    together.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (final Exception ex) {
+                    throw new IllegalStateException(ex);
+                }
+                for (int i = 0; i < perProducer; i++) {
+                    final int sequence = i;
+                    final boolean accepted = loop.execute(() -> {
+                        if (!loop.inLoop() || !Thread.currentThread().getName().equals(loop.name())) {
+                            offLoop.add(Thread.currentThread().getName() + " (inLoop " + loop.inLoop() + ")");
+                        }
+                        ran.get(producer).add(sequence);
+                        done.countDown();
+                    });
+                    if (!accepted) {
+                        refused.incrementAndGet();
+                    }
+                }
+            });
+            threads.add(thread);
+        }
+        for (final Thread thread : threads) {
+            thread.join(BOUND.toMillis());
+        }
+        assertThat(refused).as("hand-overs refused by a running loop").hasValue(0);
+        await(done, "every task ran");
+
+        // read what the loop wrote, on the loop: its own writes are visible to itself
+        final AtomicReference<List<List<Integer>>> seen = new AtomicReference<>();
+        final CountDownLatch copied = new CountDownLatch(1);
+        loop.execute(() -> {
+            final List<List<Integer>> copy = new ArrayList<>();
+            ran.forEach(list -> copy.add(List.copyOf(list)));
+            seen.set(copy);
+            copied.countDown();
+        });
+        await(copied, "the loop copied what ran");
+        assertThat(offLoop).as("tasks that ran off the loop thread").isEmpty();
+        final List<Integer> expected = Stream.iterate(0, i -> i + 1).limit(perProducer).toList();
+        for (int p = 0; p < producers; p++) {
+            assertThat(seen.get().get(p)).as("the tasks of producer %d, as they ran: each once, in its order", p)
+                .isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void tryExecuteRefusesOnceTheQueueIsHalfFullWhileExecuteStillAccepts() throws Exception {
+        final EventLoop loop = start(1).next();
+        final CountDownLatch blocking = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        loop.execute(() -> {
+            blocking.countDown();
+            try {
+                release.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (final InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        await(blocking, "the loop is held by a task");
+        try {
+            final AtomicInteger ranTried = new AtomicInteger();
+            int accepted = 0;
+            while (accepted <= EventLoopGroup.TASK_CAPACITY && loop.tryExecute(ranTried::incrementAndGet)) {
+                accepted++;
+            }
+            assertThat(accepted).as("application requests the held loop's queue accepted (of %d)",
+                EventLoopGroup.TASK_CAPACITY).isLessThanOrEqualTo(EventLoopGroup.TASK_CAPACITY / 2)
+                .isGreaterThan(EventLoopGroup.TASK_CAPACITY / 4);
+            assertThat(loop.tryExecute(ranTried::incrementAndGet)).as("tryExecute once refused").isFalse();
+
+            // internal work is never refused, not even beyond the queue's capacity
+            final AtomicInteger ranExecuted = new AtomicInteger();
+            final int executed = EventLoopGroup.TASK_CAPACITY;
+            for (int i = 0; i < executed; i++) {
+                assertThat(loop.execute(ranExecuted::incrementAndGet)).as("execute #%d", i).isTrue();
+            }
+            assertThat(loop.tryExecute(ranTried::incrementAndGet)).as("tryExecute while internal work overflows")
+                .isFalse();
+            release.countDown();
+
+            final int acceptedTries = accepted;
+            Awaitility.await("every accepted task runs").atMost(BOUND).untilAsserted(() -> {
+                assertThat(ranTried).as("accepted application requests that ran").hasValue(acceptedTries);
+                assertThat(ranExecuted).as("internal tasks that ran").hasValue(executed);
+            });
+            final CountDownLatch again = new CountDownLatch(1);
+            assertThat(loop.tryExecute(again::countDown)).as("tryExecute once the queue drained").isTrue();
+            await(again, "the request accepted after draining ran");
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void aTaskThatThrowsIsCountedAsAnErrorAndTheNextTaskStillRuns() throws Exception {
+        final EventLoop loop = start(1).next();
+        final long errorsBefore = counters.errors().get();
+        final CountDownLatch next = new CountDownLatch(1);
+        assertThat(loop.execute(() -> {
+            throw new IllegalStateException("a task that fails on purpose (EventLoopTest)");
+        })).isTrue();
+        assertThat(loop.execute(next::countDown)).isTrue();
+        await(next, "the task after the failing one ran");
+        assertThat(counters.errors().get() - errorsBefore).as("errors counted").isEqualTo(1);
+
+        final CountDownLatch later = new CountDownLatch(1);
+        loop.execute(later::countDown);
+        await(later, "the loop goes on");
+        assertThat(loop.isClosed()).isFalse();
+    }
+
+    // ------------------------------------------------------------------------------------------------ waking
+
+    /** Waits until the loop's thread is parked (in its idle strategy, as nothing else parks it). */
+    private static void awaitParked(final Thread thread) {
+        Awaitility.await("the loop thread parks").atMost(BOUND).pollInterval(Duration.ofMillis(5))
+            .until(() -> thread.getState() == Thread.State.TIMED_WAITING);
+    }
+
+    @Test
+    void aLoopParkedByBackoffWithALongMaxParkRunsATaskHandedOverFromAnotherThread() throws Exception {
+        final EventLoopGroup loops = start(1, IdleStrategies.supplier("backoff:maxPark=1s"), false);
+        final EventLoop loop = loops.next();
+        final Thread thread = loops.threads().get(0);
+        for (int round = 0; round < 3; round++) {
+            awaitParked(thread);
+            final CountDownLatch ran = new CountDownLatch(1);
+            final AtomicReference<String> where = new AtomicReference<>();
+            assertThat(loop.execute(() -> {
+                where.set(Thread.currentThread().getName());
+                ran.countDown();
+            })).isTrue();
+            await(ran, "round " + round + ": the task handed to the parked loop ran");
+            assertThat(where).as("where it ran").hasValue(loop.name());
+        }
+    }
+
+    /**
+     * A park far longer than the bound: the task runs within the bound only because handing it over wakes the loop,
+     * so this fails, rather than passes slowly, if the wake-up is lost.
+     */
+    @Test
+    void aLoopParkedForAnHourIsWokenByATaskHandedOverFromAnotherThread() throws Exception {
+        final long hour = TimeUnit.HOURS.toNanos(1);
+        final EventLoopGroup loops = start(1, () -> new BackoffIdleStrategy(1, 1, hour, hour), false);
+        final EventLoop loop = loops.next();
+        final Thread thread = loops.threads().get(0);
+        try {
+            for (int round = 0; round < 20; round++) {
+                awaitParked(thread);
+                final CountDownLatch ran = new CountDownLatch(1);
+                assertThat(loop.execute(ran::countDown)).isTrue();
+                await(ran, "round " + round + ": the task handed to the loop parked for an hour ran");
+            }
+        } finally {
+            // close() does not wake a parked loop (its park is at most 1 s with the strategies a runtime accepts):
+            // poke it until it has seen that it must stop
+            final Thread poker = Thread.ofPlatform().daemon().start(() -> {
+                while (thread.isAlive()) {
+                    loop.notifyWork();
+                    Thread.onSpinWait();
+                }
+            });
+            loops.close();
+            poker.join(BOUND.toMillis());
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ invoker
+
+    @Test
+    void inInvokerModeNoThreadStartsAndTasksRunOnlyInsideInvokeOnTheCallingThread() throws Exception {
+        final List<String> threadsBefore = loopThreads(name);
+        final EventLoopGroup loops = start(2, IdleStrategies.supplier("backoff"), true);
+        assertThat(loops.isInvoker()).isTrue();
+        assertThat(loops.threads()).as("the group's threads").isEmpty();
+        assertThat(loopThreads(name)).as("live threads of the group").isEqualTo(threadsBefore).isEmpty();
+
+        final EventLoop first = loops.next();
+        final EventLoop second = loops.next();
+        final AtomicBoolean invoking = new AtomicBoolean();
+        final ConcurrentLinkedQueue<String> ran = new ConcurrentLinkedQueue<>();
+        final ConcurrentLinkedQueue<String> wrong = new ConcurrentLinkedQueue<>();
+        final Thread caller = Thread.currentThread();
+        // handed over from another thread
+        final Thread other = Thread.ofPlatform().start(() -> {
+            for (final EventLoop loop : List.of(first, second)) {
+                loop.execute(() -> {
+                    if (!invoking.get() || Thread.currentThread() != caller || !loop.inLoop()) {
+                        wrong.add(loop.name() + " ran on " + Thread.currentThread().getName() + ", invoking "
+                            + invoking.get() + ", inLoop " + loop.inLoop());
+                    }
+                    ran.add(loop.name());
+                });
+            }
+        });
+        other.join(BOUND.toMillis());
+        assertThat(ran).as("tasks run before anyone invoked the loops").isEmpty();
+
+        invoking.set(true);
+        loops.invoke();
+        invoking.set(false);
+        assertThat(ran).as("tasks run by one invoke()").containsExactlyInAnyOrder(first.name(), second.name());
+        assertThat(wrong).as("tasks that ran elsewhere than inside invoke() on the calling thread").isEmpty();
+        assertThat(first.inLoop()).as("inLoop on the invoking thread").isTrue();
+
+        // another thread may drive the loops later (one at a time): the tasks then run on it
+        final AtomicReference<Thread> ranOn = new AtomicReference<>();
+        first.execute(() -> ranOn.set(Thread.currentThread()));
+        final Thread driver = Thread.ofPlatform().start(loops::invoke);
+        driver.join(BOUND.toMillis());
+        assertThat(ranOn).as("the thread that ran the task").hasValue(driver);
+        assertThat(loopThreads(name)).as("live threads of the group").isEmpty();
+    }
+
+    @Test
+    void invokeOnAGroupWithThreadsOfItsOwnIsRefusedWithAMessage() {
+        final EventLoopGroup loops = start(1);
+        assertThatIllegalStateException().isThrownBy(loops::invoke).withMessageContaining(name)
+            .withMessageContaining("invoker");
+    }
+
+    // ------------------------------------------------------------------------------------------------ close
+
+    @Test
+    void closeRunsWhatWasStillQueuedAndLaterHandOversAreRefused() throws Exception {
+        final EventLoopGroup loops = start(1);
+        final EventLoop loop = loops.next();
+        final AtomicBoolean closing = new AtomicBoolean();
+        final CountDownLatch holding = new CountDownLatch(1);
+        // holds the loop until close() was called, so that the tasks below are still queued when the loop stops
+        loop.execute(() -> {
+            holding.countDown();
+            final long deadline = System.nanoTime() + BOUND.toNanos();
+            while (!closing.get() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            try {
+                Thread.sleep(100); // let close() tell the runner to stop: not needed for the assertions
+            } catch (final InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        await(holding, "the loop is held");
+        final int queued = 1_000;
+        final AtomicInteger ran = new AtomicInteger();
+        final ConcurrentLinkedQueue<String> offLoop = new ConcurrentLinkedQueue<>();
+        for (int i = 0; i < queued; i++) {
+            assertThat(loop.execute(() -> {
+                if (!loop.inLoop()) {
+                    offLoop.add(Thread.currentThread().getName());
+                }
+                ran.incrementAndGet();
+            })).isTrue();
+        }
+        closing.set(true);
+        loops.close();
+
+        assertThat(ran).as("tasks queued before close() that ran by the time it returned").hasValue(queued);
+        assertThat(offLoop).as("tasks that ran off the loop thread").isEmpty();
+        assertThat(loop.isClosed()).isTrue();
+        final AtomicBoolean late = new AtomicBoolean();
+        assertThat(loop.execute(() -> late.set(true))).as("execute after close").isFalse();
+        assertThat(loop.tryExecute(() -> late.set(true))).as("tryExecute after close").isFalse();
+        Awaitility.await("the loop thread ends").atMost(BOUND).until(() -> !loops.threads().get(0).isAlive());
+        assertThat(late).as("a task handed over after close ran").isFalse();
+        loops.close(); // idempotent
+    }
+
+    @Test
+    void closingTheGroupFromOneOfItsLoopThreadsFailsWithAMessageAndLeavesItRunning() throws Exception {
+        final EventLoopGroup loops = start(2);
+        final EventLoop loop = loops.next();
+        final AtomicReference<Throwable> thrown = new AtomicReference<>();
+        final CountDownLatch tried = new CountDownLatch(1);
+        loop.execute(() -> {
+            try {
+                loops.close();
+            } catch (final Throwable ex) {
+                thrown.set(ex);
+            }
+            tried.countDown();
+        });
+        await(tried, "the loop tried to close its group");
+        assertThat(thrown.get()).as("closing from a loop thread").isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining(name).hasMessageContaining(loop.name()).hasMessageContaining("loop thread");
+
+        for (final EventLoop each : List.of(loop, loops.next())) {
+            final CountDownLatch ran = new CountDownLatch(1);
+            assertThat(each.execute(ran::countDown)).as("%s still accepts work", each.name()).isTrue();
+            await(ran, each.name() + " still runs tasks");
+        }
+        loops.close(); // from a thread of the application: fine
+        for (final Thread thread : loops.threads()) {
+            assertThat(thread.isAlive()).as("%s after close()", thread.getName()).isFalse();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    private static List<String> loopThreads(final String groupName) {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+            .filter(threadName -> threadName.startsWith(EventLoopGroup.THREAD_NAME_PREFIX + groupName)).sorted()
+            .toList();
+    }
+
+    private static void deleteDirectory(final Path directory) {
+        if (directory == null || !Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (final IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
