@@ -56,6 +56,7 @@ class CountersReaderToolTest {
                     "back-pressure events = 0",
                     "credit stalls = 1",
                     "errors = 0",
+                    "loop stalls = 0",
                     "connection 7 bytes received (peer-a) = 123456789012");
             } finally {
                 child.destroyForcibly();

@@ -35,7 +35,7 @@ class DriverCountersTest {
                 .isEqualTo("rw-------");
             assertThat(labels(counters)).containsExactly("messages sent = 0", "messages received = 0",
                 "bytes sent = 0", "bytes received = 0", "back-pressure events = 0", "credit stalls = 0",
-                "errors = 0");
+                "errors = 0", "loop stalls = 0");
             try (Stream<Path> files = Files.list(directory)) {
                 assertThat(files).as("no temporary file is left").containsExactly(counters.file());
             }
@@ -45,7 +45,7 @@ class DriverCountersTest {
     @Test
     void aMissingDirectoryIsCreatedOwnerOnly() throws IOException {
         final Path nested = directory.resolve("a/b");
-        try (DriverCounters counters = DriverCounters.create(nested, "nested", 8)) {
+        try (DriverCounters counters = DriverCounters.create(nested, "nested", 9)) {
             assertThat(counters.file()).exists();
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(nested))).isEqualTo("rwx------");
         }
@@ -63,7 +63,7 @@ class DriverCountersTest {
             counters.errors().increment();
             assertThat(labels(counters)).containsExactly("messages sent = 1", "messages received = 2",
                 "bytes sent = 300", "bytes received = 400", "back-pressure events = 1", "credit stalls = 1",
-                "errors = 1");
+                "errors = 1", "loop stalls = 0");
         }
     }
 
@@ -100,11 +100,11 @@ class DriverCountersTest {
 
     @Test
     void aFullFileSaysSo() {
-        try (DriverCounters counters = DriverCounters.create(directory, "full", 8)) {
+        try (DriverCounters counters = DriverCounters.create(directory, "full", 9)) {
             assertThat(counters.available()).isEqualTo(1);
             counters.newCounter("the last one", 5);
             assertThatIllegalStateException().isThrownBy(() -> counters.newCounter("one too many", 5))
-                .withMessageContaining("is full").withMessageContaining("all 8 counters")
+                .withMessageContaining("is full").withMessageContaining("all 9 counters")
                 .withMessageContaining("larger maxCounters");
         }
     }
@@ -155,9 +155,9 @@ class DriverCountersTest {
         header.putLong(CountersLayout.OWNER_START_OFFSET, 1_000L);
         final Path stale = DriverCounters.file(directory, "stale");
         Files.write(stale, header.array());
-        try (DriverCounters counters = DriverCounters.create(directory, "stale", 8)) {
+        try (DriverCounters counters = DriverCounters.create(directory, "stale", 9)) {
             assertThat(labels(counters)).hasSize(8);
-            assertThat(Files.size(stale)).isEqualTo(CountersLayout.fileLength(8));
+            assertThat(Files.size(stale)).isEqualTo(CountersLayout.fileLength(9));
         }
     }
 
@@ -175,8 +175,8 @@ class DriverCountersTest {
         assertThatIllegalArgumentException().isThrownBy(() -> DriverCounters.create(directory, "a/b"))
             .withMessageContaining("letters, digits");
         assertThatIllegalArgumentException().isThrownBy(() -> DriverCounters.create(directory, ""));
-        assertThatIllegalArgumentException().isThrownBy(() -> DriverCounters.create(directory, "x", 7))
-            .withMessageContaining("from 8 to 65536");
+        assertThatIllegalArgumentException().isThrownBy(() -> DriverCounters.create(directory, "x", 8))
+            .withMessageContaining("from 9 to 65536");
         assertThatIllegalArgumentException().isThrownBy(() -> DriverCounters.create(directory, "x", 65537));
     }
 
@@ -220,7 +220,7 @@ class DriverCountersTest {
                 + ProcessHandle.current().pid() + ", at ");
             assertThat(lines.subList(1, lines.size())).containsExactly("messages sent = 0", "messages received = 0",
                 "bytes sent = 0", "bytes received = 77", "back-pressure events = 0", "credit stalls = 0", "errors = 0",
-                "stream 3 frames = 5");
+                "loop stalls = 0", "stream 3 frames = 5");
         }
     }
 
