@@ -39,6 +39,23 @@ public interface QueuePair extends AutoCloseable {
     int postReceive(ReceiveWorkRequest request);
 
     /**
+     * Where a range of the peer's registered memory is mapped in this process, for providers with
+     * {@link DeviceCapability#DIRECT_PEER_ACCESS}: the caller may write it directly, as an RDMA WRITE would (with the
+     * same bounds, key and rights checked once, here), until it closes this queue pair; nothing completes for such a
+     * write, and the peer learns of it only from what the caller writes there. The mapping lives as long as the queue
+     * pair: close it only once no thread writes through the address any more.
+     *
+     * @param remoteAddress the peer's address, as its handshake gave it
+     * @param length        bytes from there
+     * @param rkey          the peer's key of that memory
+     * @return the address in this process, or 0 if the provider cannot map peer memory, the queue pair is not
+     *     connected, or the range is not writable memory of the peer under that key
+     */
+    default long peerMemoryAddress(final long remoteAddress, final long length, final int rkey) {
+        return 0;
+    }
+
+    /**
      * Disconnects: both sides move to {@link QueuePairState#ERROR}, outstanding work is flushed, and the peer's device
      * reports {@link ConnectionEvent.Type#DISCONNECTED}. Idempotent.
      */

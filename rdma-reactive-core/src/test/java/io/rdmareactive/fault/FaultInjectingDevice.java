@@ -161,7 +161,11 @@ public final class FaultInjectingDevice implements RdmaDevice {
 
     @Override
     public Set<DeviceCapability> capabilities() {
-        return delegate.capabilities();
+        // no direct peer access: the faults strike posts and completions, so every byte must go through them
+        final Set<DeviceCapability> capabilities = java.util.EnumSet.noneOf(DeviceCapability.class);
+        capabilities.addAll(delegate.capabilities());
+        capabilities.remove(DeviceCapability.DIRECT_PEER_ACCESS);
+        return capabilities;
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.rdmareactive.spi.Access;
 import io.rdmareactive.spi.CompletionQueue;
 import io.rdmareactive.spi.ConnectRequest;
 import io.rdmareactive.spi.ConnectionRejectedException;
+import io.rdmareactive.spi.DeviceCapability;
 import io.rdmareactive.spi.MemoryRegion;
 import io.rdmareactive.spi.QueuePair;
 import io.rdmareactive.spi.QueuePairOptions;
@@ -49,8 +50,9 @@ public final class ConnectionEstablishment {
         final Resources resources = Resources.allocate(device, options);
         try {
             final QueuePair queuePair;
-            final byte[] proposal = secret == null ? handshake(options, resources.remote)
-                : authenticatedHandshake(options, HandshakeAuthentication.nonce());
+            final boolean canMapPeers = canMapPeers(device);
+            final byte[] proposal = secret == null ? handshake(options, resources.remote, canMapPeers)
+                : authenticatedHandshake(options, HandshakeAuthentication.nonce(), canMapPeers);
             final AuthReceive keysReceive = secret == null ? null : new AuthReceive(resources.local, options);
             try {
                 queuePair = device.connect(address, keysReceive == null ? resources.queuePairOptions(options)
@@ -63,7 +65,7 @@ public final class ConnectionEstablishment {
             final HandshakeFlyweight answer = new HandshakeFlyweight();
             final byte[] answerData = queuePair.peerPrivateData();
             String problem = checkAnswer(answerData, options, answer);
-            if (problem == null && (answer.flags() == HandshakeFlyweight.FLAG_AUTH) != (secret != null)) {
+            if (problem == null && answer.isAuthenticated() != (secret != null)) {
                 problem = secret != null ? "the server did not authenticate its answer; set RdmaServer.secret(...)"
                     : "the server requires an authenticated handshake; set RdmaClient.secret(...)";
             }
@@ -73,16 +75,17 @@ public final class ConnectionEstablishment {
                     + "accept: " + problem);
             }
             final ProtocolOptions agreed = agreed(answer, options);
+            final boolean direct = canMapPeers && answer.isDirect();
             if (secret == null) {
                 return ProtocolConnection.start(device, agreed, resources.completions(), resources.local(),
-                    resources.remote(), queuePair, answer);
+                    resources.remote(), queuePair, answer, direct);
             }
             final AuthExchange exchange = new AuthExchange(secret, proposal, answerData, resources.completions,
                 resources.local, resources.remote, queuePair, keysReceive, "the server at '" + address + "'");
             try {
                 return ProtocolConnection.start(device, agreed, resources.completions(), resources.local(),
                     resources.remote(), queuePair,
-                    exchange.asClient(agreed, deadline, timeout.toMillis()));
+                    exchange.asClient(agreed, deadline, timeout.toMillis()), direct);
             } catch (final RuntimeException ex) {
                 queuePair.close();
                 throw ex;
@@ -107,7 +110,7 @@ public final class ConnectionEstablishment {
     private static Admitted admit(final RdmaDevice device, final ConnectRequest request, final ProtocolOptions options,
                                   final HandshakeFlyweight proposal, final boolean authenticated) {
         String problem = checkProposal(request.privateData(), options, proposal);
-        if (problem == null && (proposal.flags() == HandshakeFlyweight.FLAG_AUTH) != authenticated) {
+        if (problem == null && proposal.isAuthenticated() != authenticated) {
             problem = authenticated
                 ? "the server requires an authenticated handshake; set RdmaClient.secret(...)"
                 : "the client requires an authenticated handshake; set RdmaServer.secret(...)";
@@ -140,11 +143,12 @@ public final class ConnectionEstablishment {
         final Admitted admitted = admit(device, request, options, proposal, false);
         final ProtocolOptions agreed = admitted.agreed();
         final Resources resources = admitted.resources();
+        final boolean direct = proposal.isDirect() && canMapPeers(device);
         try {
             final QueuePair queuePair = request.accept(resources.queuePairOptions(agreed),
-                handshake(agreed, resources.remote));
+                handshake(agreed, resources.remote, direct));
             return ProtocolConnection.start(device, agreed, resources.completions(), resources.local(),
-                    resources.remote(), queuePair, proposal);
+                    resources.remote(), queuePair, proposal, direct);
         } catch (final RuntimeException ex) {
             resources.close();
             throw ex;
@@ -167,8 +171,9 @@ public final class ConnectionEstablishment {
         final Admitted admitted = admit(device, request, options, proposal, true);
         final ProtocolOptions agreed = admitted.agreed();
         final Resources resources = admitted.resources();
+        final boolean direct = proposal.isDirect() && canMapPeers(device);
         try {
-            final byte[] answer = authenticatedHandshake(agreed, HandshakeAuthentication.nonce());
+            final byte[] answer = authenticatedHandshake(agreed, HandshakeAuthentication.nonce(), direct);
             final byte[] serverMac = HandshakeAuthentication.mac(secret, "rr-server",
                 AuthExchange.nonce(proposalData), AuthExchange.nonce(answer), AuthExchange.settings(proposalData),
                 AuthExchange.settings(answer));
@@ -177,7 +182,8 @@ public final class ConnectionEstablishment {
             final AuthReceive proofReceive = new AuthReceive(resources.local, agreed);
             final QueuePair queuePair = request.accept(resources.queuePairOptions(agreed, proofReceive), answer);
             return new Authenticating(device, agreed, resources, queuePair, new AuthExchange(secret, proposalData,
-                answer, resources.completions, resources.local, resources.remote, queuePair, proofReceive, "the client " + request.peerDescription()));
+                answer, resources.completions, resources.local, resources.remote, queuePair, proofReceive,
+                "the client " + request.peerDescription()), direct);
         } catch (final RuntimeException ex) {
             resources.close();
             throw ex;
@@ -194,9 +200,11 @@ public final class ConnectionEstablishment {
         private final Resources resources;
         private final QueuePair queuePair;
         private final AuthExchange exchange;
+        private final boolean direct;
 
         private Authenticating(final RdmaDevice device, final ProtocolOptions options, final Resources resources,
-                               final QueuePair queuePair, final AuthExchange exchange) {
+                               final QueuePair queuePair, final AuthExchange exchange, final boolean direct) {
+            this.direct = direct;
             this.device = device;
             this.options = options;
             this.resources = resources;
@@ -215,7 +223,7 @@ public final class ConnectionEstablishment {
             try {
                 return ProtocolConnection.start(device, options, resources.completions(), resources.local(),
                     resources.remote(), queuePair,
-                    exchange.asServer(options, System.nanoTime() + timeout.toNanos(), timeout.toMillis()));
+                    exchange.asServer(options, System.nanoTime() + timeout.toNanos(), timeout.toMillis()), direct);
             } catch (final RuntimeException ex) {
                 queuePair.close();
                 resources.close();
@@ -237,12 +245,21 @@ public final class ConnectionEstablishment {
 
     // ------------------------------------------------------------------------------------------------ handshake
 
-    /** @return this side's handshake: its settings and the receive region it offers the peer */
-    private static byte[] handshake(final ProtocolOptions options, final MemoryRegion receiveRegion) {
+    /** @return true if the device maps its peers' memory, so that data can go straight into their rings */
+    private static boolean canMapPeers(final RdmaDevice device) {
+        return device.capabilities().contains(DeviceCapability.DIRECT_PEER_ACCESS);
+    }
+
+    /** @return this side's handshake: its settings, DIRECT if it offers direct peer access, its receive region */
+    private static byte[] handshake(final ProtocolOptions options, final MemoryRegion receiveRegion,
+                                    final boolean direct) {
         final byte[] privateData = new byte[HandshakeFlyweight.LENGTH];
-        new HandshakeFlyweight().wrap(new UnsafeBuffer(privateData), 0).write(options.maxStreams(),
+        final UnsafeBuffer buffer = new UnsafeBuffer(privateData);
+        new HandshakeFlyweight().wrap(buffer, 0).write(options.maxStreams(),
             options.ringCapacity(), options.maxMessageLength(), receiveRegion.rkey(), receiveRegion.address(),
             receiveRegion.length());
+        buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) (direct ? HandshakeFlyweight.FLAG_DIRECT : 0),
+            HandshakeFlyweight.BYTE_ORDER);
         return privateData;
     }
 
@@ -254,13 +271,14 @@ public final class ConnectionEstablishment {
      * @return null if acceptable, else the reason (for both sides)
      */
     /** @return this side's authenticated handshake: its settings, AUTH, a nonce; no keys (and no MAC yet) */
-    private static byte[] authenticatedHandshake(final ProtocolOptions options, final byte[] nonce) {
+    private static byte[] authenticatedHandshake(final ProtocolOptions options, final byte[] nonce,
+                                                 final boolean direct) {
         final byte[] privateData = new byte[HandshakeFlyweight.AUTH_LENGTH];
         final UnsafeBuffer buffer = new UnsafeBuffer(privateData);
         new HandshakeFlyweight().wrap(buffer, 0).write(options.maxStreams(), options.ringCapacity(),
             options.maxMessageLength(), 0, 0, 0);
-        buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) HandshakeFlyweight.FLAG_AUTH,
-            HandshakeFlyweight.BYTE_ORDER);
+        buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) (HandshakeFlyweight.FLAG_AUTH
+            | (direct ? HandshakeFlyweight.FLAG_DIRECT : 0)), HandshakeFlyweight.BYTE_ORDER);
         System.arraycopy(nonce, 0, privateData, HandshakeFlyweight.AUTH_NONCE_OFFSET, nonce.length);
         return privateData;
     }

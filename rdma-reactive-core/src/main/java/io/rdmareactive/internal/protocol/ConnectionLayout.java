@@ -14,6 +14,7 @@ package io.rdmareactive.internal.protocol;
  *  line s, offset 0: the peer's consumed position of this side's send ring s (its credit to us)
  *  line 0, offset 16: receives the peer has posted for our WRITE WITH IMMEDIATEs, in total (receive grant)
  *  line 0, offset 32: the peer's goodbye, 1 once it closes on purpose (each of these is a CheckedWord)
+ *  line s, offset 48: with direct peer access, how far the peer published frames into receive ring s (a long)
  *
  *  local region (LOCAL_WRITE only: the adapter reads it)
  *  +----------------------+-----+----------------------+-----------+-----+
@@ -27,6 +28,7 @@ final class ConnectionLayout {
     static final int CONSUMED_OFFSET = HandshakeFlyweight.CREDIT_WORD_OFFSET;
     static final int GRANT_OFFSET = HandshakeFlyweight.RECEIVE_GRANT_OFFSET;
     static final int GOODBYE_OFFSET = HandshakeFlyweight.GOODBYE_OFFSET;
+    static final int PUBLISHED_OFFSET = HandshakeFlyweight.PUBLISHED_OFFSET;
 
     private ConnectionLayout() {
     }

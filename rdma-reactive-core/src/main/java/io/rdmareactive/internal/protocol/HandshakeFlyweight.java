@@ -94,6 +94,13 @@ public final class HandshakeFlyweight {
      * shared secret ({@link HandshakeAuthentication}).
      */
     public static final int FLAG_AUTH = 1;
+    /**
+     * Flag of direct peer access: in a connect request, the client's device maps its peers' memory (shared memory)
+     * and it will poll its rings for frames a peer publishes there; in the answer, the server agrees (its device can
+     * too), and then both sides write their data streams straight into the peer's receive rings and publish each
+     * stream's position in the peer's credit line ({@link #PUBLISHED_OFFSET}), with no work request in between.
+     */
+    public static final int FLAG_DIRECT = 2;
     /** Offset of the nonce in an authenticated handshake, where the rkey would be. */
     public static final int AUTH_NONCE_OFFSET = RECEIVE_REGION_RKEY_OFFSET;
     /** Offset of the server's MAC in an authenticated answer. */
@@ -133,6 +140,12 @@ public final class HandshakeFlyweight {
      * written and completed before it disconnects, so that a disconnect without it is a peer that went away.
      */
     public static final int GOODBYE_OFFSET = 32;
+    /**
+     * Offset in credit line {@code s} of the position up to which the peer has published frames into this side's
+     * receive ring {@code s}, with direct peer access ({@link #FLAG_DIRECT}): a long written with a release store after
+     * the frames; data streams only.
+     */
+    public static final int PUBLISHED_OFFSET = 48;
 
     private DirectBuffer buffer;
     private int offset;
@@ -196,6 +209,16 @@ public final class HandshakeFlyweight {
     /** @return the version, unsigned */
     public int version() {
         return buffer.getShort(offset + VERSION_OFFSET, BYTE_ORDER) & 0xFFFF;
+    }
+
+    /** @return true if the flags ask for the authenticated handshake */
+    public boolean isAuthenticated() {
+        return (flags() & FLAG_AUTH) != 0;
+    }
+
+    /** @return true if the flags offer (or agree to) direct peer access */
+    public boolean isDirect() {
+        return (flags() & FLAG_DIRECT) != 0;
     }
 
     /** @return the flags, unsigned */
@@ -308,11 +331,11 @@ public final class HandshakeFlyweight {
             return "protocol version " + version + " is not supported (this side speaks " + VERSION + ")";
         }
         final int flags = buffer.getShort(offset + FLAGS_OFFSET, BYTE_ORDER) & 0xFFFF;
-        if (flags != 0 && flags != FLAG_AUTH) {
+        if ((flags & ~(FLAG_AUTH | FLAG_DIRECT)) != 0) {
             return "handshake flags 0x" + Integer.toHexString(flags) + " are not known to version " + VERSION
-                + " (must be 0, or 1 for AUTH)";
+                + " (1 for AUTH, 2 for DIRECT, or both)";
         }
-        if (flags == FLAG_AUTH && length < AUTH_LENGTH) {
+        if ((flags & FLAG_AUTH) != 0 && length < AUTH_LENGTH) {
             return "authenticated handshake of " + length + " bytes is shorter than " + AUTH_LENGTH;
         }
         final int reserved = buffer.getShort(offset + RESERVED_OFFSET, BYTE_ORDER) & 0xFFFF;
@@ -333,7 +356,7 @@ public final class HandshakeFlyweight {
             return "max message length " + maxMessageLength + " is not between " + MIN_MESSAGE_LENGTH + " and "
                 + MAX_MESSAGE_LENGTH;
         }
-        if (flags == FLAG_AUTH) {
+        if ((flags & FLAG_AUTH) != 0) {
             return null; // no keys here: they come over the queue pair, checked there
         }
         final long regionLength = buffer.getLong(offset + RECEIVE_REGION_LENGTH_OFFSET, BYTE_ORDER);

@@ -56,6 +56,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private final AtomicBuffer lines;
     private final AtomicBuffer staging;
     private final ControlStream control;
+    /** The peer may publish data straight into this side's rings: poll the published positions. */
+    private final boolean pollPublished;
     private final Liveness liveness;
 
     private long nowNanos;
@@ -92,8 +94,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     private ProtocolConnection(final RdmaDevice device, final ProtocolOptions options, final CompletionQueue completions,
                                final MemoryRegion local, final MemoryRegion remote, final QueuePair queuePair,
-                               final HandshakeFlyweight peer) {
+                               final HandshakeFlyweight peer, final boolean direct) {
         this.device = device;
+        this.pollPublished = direct;
         this.options = options;
         this.maxStreams = options.maxStreams();
         this.ringCapacity = options.ringCapacity();
@@ -106,14 +109,21 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         final long linesOffset = ConnectionLayout.lineOffset(0, maxStreams, ringCapacity);
         this.lines = new UnsafeBuffer(remote.address() + linesOffset, maxStreams * ConnectionLayout.LINE);
         this.staging = new UnsafeBuffer(local.address() + linesOffset, maxStreams * ConnectionLayout.LINE);
+        // direct peer access: the data streams write straight into the peer's receive rings, mapped here
+        final long peerBase = direct ? queuePair.peerMemoryAddress(peerAddress, peer.receiveRegionLength(), peerRkey)
+            : 0;
         this.streams = new ProtocolStream[maxStreams];
         this.control = new ControlStream(this, streams);
         this.liveness = new Liveness(options);
         for (int s = 0; s < maxStreams; s++) {
             final long ring = ConnectionLayout.ringOffset(s, ringCapacity);
-            streams[s] = new ProtocolStream(s, maxStreams,
-                new StreamSendRing(new UnsafeBuffer(local.address() + ring, ringCapacity),
-                    new UnsafeBuffer(lines, s * ConnectionLayout.LINE, ConnectionLayout.LINE)),
+            final UnsafeBuffer creditLine = new UnsafeBuffer(lines, s * ConnectionLayout.LINE, ConnectionLayout.LINE);
+            final StreamSendRing sendRing = s > 0 && peerBase != 0
+                ? new StreamSendRing(new UnsafeBuffer(peerBase + ring, ringCapacity), creditLine,
+                    new UnsafeBuffer(peerBase + linesOffset + (long) s * ConnectionLayout.LINE
+                        + ConnectionLayout.PUBLISHED_OFFSET, Long.BYTES))
+                : new StreamSendRing(new UnsafeBuffer(local.address() + ring, ringCapacity), creditLine);
+            streams[s] = new ProtocolStream(s, maxStreams, sendRing,
                 new StreamReceiveRing(new UnsafeBuffer(remote.address() + ring, ringCapacity), s, maxStreams));
         }
         this.maxOutstandingSends = sendDepth(maxStreams) - 4;
@@ -130,13 +140,17 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     /**
      * Starts a connection whose handshake succeeded ({@link ConnectionEstablishment}): its receives are posted, its
      * liveness clock runs from now.
+     *
+     * @param direct both sides agreed on direct peer access ({@link HandshakeFlyweight#FLAG_DIRECT}): this side polls
+     *               the positions the peer publishes into its lines, and writes its own data streams straight into
+     *               the peer's rings where its queue pair maps them
      */
     static ProtocolConnection start(final RdmaDevice device, final ProtocolOptions options,
                                     final CompletionQueue completions, final MemoryRegion local,
                                     final MemoryRegion remote, final QueuePair queuePair,
-                                    final HandshakeFlyweight peer) {
+                                    final HandshakeFlyweight peer, final boolean direct) {
         final ProtocolConnection connection = new ProtocolConnection(device, options, completions, local, remote,
-            queuePair, peer);
+            queuePair, peer, direct);
         connection.nowNanos = System.nanoTime();
         connection.liveness.start(connection.nowNanos);
         connection.receivesToRepost = RECEIVE_DEPTH;
@@ -151,6 +165,16 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 + (maxStreams - 1) + ")");
         }
         return streams[id];
+    }
+
+    /** @return true if this side's data streams write straight into the peer's rings (direct peer access) */
+    public boolean sendsDirect() {
+        return maxStreams > 1 && streams[1].sendRing().isDirect();
+    }
+
+    /** @return the lines the peer writes into (credit, grant, goodbye, published positions): for tests of this package */
+    AtomicBuffer peerWrittenLines() {
+        return lines;
     }
 
     /** @return the stream of any slot, the control stream (0) included: for the driver's package and its tests */
@@ -270,6 +294,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             while ((more = completions.poll(this, COMPLETIONS_PER_POLL)) > 0) {
                 work += more;
             }
+            if (pollPublished) {
+                work += pollPublished();
+            }
             control.drain();
             peerClosed = true;
             return work + 1;
@@ -282,6 +309,12 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 fail(flushReason); // no event explained it
             }
             return work;
+        }
+        if (pollPublished) {
+            work += pollPublished();
+            if (isTerminated()) {
+                return work;
+            }
         }
         work += control.drain();
         for (int s = 0; s < maxStreams; s++) { // the control stream too: a corrupted one would stall every stream
@@ -326,6 +359,40 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return work;
     }
 
+    /**
+     * Direct peer access: how far the peer published frames into each data stream's receive ring (a long in the
+     * stream's line, written by the peer's producers with a release store after the frames). A new position is checked
+     * like an immediate's advance: it may not go backwards or beyond the room this side gave, and every new frame
+     * must pass its checks.
+     */
+    private int pollPublished() {
+        int work = 0;
+        for (int s = 1; s < maxStreams; s++) {
+            final StreamReceiveRing ring = streams[s].receiveRing();
+            final long published = lines.getLongVolatile(s * ConnectionLayout.LINE + ConnectionLayout.PUBLISHED_OFFSET);
+            final long received = ring.receivedPosition();
+            if (published == received) {
+                continue;
+            }
+            final long advance = published - received;
+            if (advance < 0 || advance > ringCapacity) {
+                fail(ProtocolError.describe(advance < 0 ? ProtocolError.ADVANCE_MISALIGNED
+                    : ProtocolError.ADVANCE_BEYOND_RING) + " on stream " + s + " (published position " + published
+                    + ", received " + received + ")");
+                return work;
+            }
+            final int code = ring.onAdvance((int) advance);
+            if (code != ProtocolError.NONE) {
+                fail(ProtocolError.describe(code, ring.frameCheck()) + " on stream " + s);
+                return work;
+            }
+            liveness.onReceived(nowNanos);
+            activity.onFramesArrived(s);
+            work++;
+        }
+        return work;
+    }
+
     private int sendData() {
         final long grant = CheckedWord.read(lines, ConnectionLayout.GRANT_OFFSET);
         if (grant != CheckedWord.TORN) { // torn: caught mid-write, the grant stays as it was until the next cycle
@@ -349,6 +416,14 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             }
             final long producer = ring.producerPosition();
             final long sent = ring.sentPosition();
+            if (ring.isDirect()) {
+                if (producer != sent) { // already in the peer's ring: nothing to post, the peer saw it published
+                    ring.sentTo(producer);
+                    liveness.onSent(nowNanos);
+                    work++;
+                }
+                continue;
+            }
             if (producer == sent || immediatesPosted >= grantFromPeer || !room(2)) {
                 continue;
             }

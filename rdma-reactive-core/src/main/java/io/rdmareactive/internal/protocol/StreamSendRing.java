@@ -34,6 +34,8 @@ final class StreamSendRing {
     private final int capacity;
     private final int mask;
     private final AtomicBuffer creditLine;
+    /** With direct peer access: the peer's word this ring publishes its committed position to; else null. */
+    private final AtomicBuffer publishLine;
 
     // producer's own state
     private long claimEnd;
@@ -54,6 +56,22 @@ final class StreamSendRing {
      * @param creditLine where the peer RDMA-writes its consumed position (a {@link CheckedWord} at offset 0)
      */
     StreamSendRing(final AtomicBuffer ring, final AtomicBuffer creditLine) {
+        this(ring, creditLine, null);
+    }
+
+    /**
+     * A ring laid straight over the peer's receive ring (direct peer access): a commit publishes its position into
+     * the peer's memory with a release store, and nothing is posted; space is released by the peer's credit alone.
+     *
+     * @param ring        the peer's receive ring, mapped here
+     * @param creditLine  where the peer writes its consumed position
+     * @param publishLine the peer's word for this ring's committed position (a long at offset 0), or null to post
+     */
+    StreamSendRing(final AtomicBuffer ring, final AtomicBuffer creditLine, final AtomicBuffer publishLine) {
+        this.publishLine = publishLine;
+        if (publishLine != null) {
+            completed = Long.MAX_VALUE; // nothing for an adapter to finish reading
+        }
         this.ring = ring;
         this.capacity = ring.capacity();
         if (Integer.bitCount(capacity) != 1) {
@@ -129,6 +147,14 @@ final class StreamSendRing {
         FrameHeaderFlyweight.write(ring, index, claimFrameLength, type, flags & 0xFF);
         claimIndex = -1;
         producer.setRelease(claimEnd);
+        if (publishLine != null) {
+            publishLine.putLongRelease(0, claimEnd); // the frame's bytes are in the peer's ring before this
+        }
+    }
+
+    /** @return true if commits publish straight into the peer's memory (direct peer access) */
+    boolean isDirect() {
+        return publishLine != null;
     }
 
     /** Gives the claimed room back; nothing is published. */
@@ -179,7 +205,8 @@ final class StreamSendRing {
         if (value < credited) {
             return ProtocolError.CREDIT_BACKWARDS;
         }
-        if (value > sent) {
+        // direct: the peer may consume what a producer published after the loop last looked; read after the credit
+        if (value > (publishLine != null ? producer.getAcquire() : sent)) {
             return ProtocolError.CREDIT_BEYOND_SENT;
         }
         if ((value & (FrameHeaderFlyweight.ALIGNMENT - 1)) != 0) {
@@ -192,7 +219,7 @@ final class StreamSendRing {
 
     /** @return true when everything committed has been posted and the adapter has finished with it (driver) */
     boolean isFlushed() {
-        return producer.getAcquire() == sent && completed == sent;
+        return publishLine != null || producer.getAcquire() == sent && completed == sent;
     }
 
     long creditedPosition() {

@@ -265,6 +265,21 @@ final class ShmQueuePair implements QueuePair {
     // ------------------------------------------------------------------------------------------------ sends
 
     @Override
+    public long peerMemoryAddress(final long remoteAddress, final long length, final int rkey) {
+        final PeerView remote = peer;
+        if (remote == null || length <= 0 || file.state() != QueuePairFile.STATE_READY
+            || !RegionTable.isRemoteKey(rkey) || !remote.regions.check(rkey, remoteAddress, length, Access.REMOTE_WRITE)) {
+            return 0;
+        }
+        final MemorySegment segment = remote.segment(rkey);
+        if (segment == null) {
+            return 0;
+        }
+        final long offset = remoteAddress - remote.regions.base(RegionTable.indexOf(rkey));
+        return offset < 0 || offset + length > segment.byteSize() ? 0 : segment.address() + offset;
+    }
+
+    @Override
     public int postSend(final SendWorkRequest request) {
         if (!(request instanceof ShmSendRequest batch) || batch.maxSge != options.maxSendSge()) {
             return PostStatus.INVALID;

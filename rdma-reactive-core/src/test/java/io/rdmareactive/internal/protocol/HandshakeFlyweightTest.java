@@ -100,10 +100,13 @@ class HandshakeFlyweightTest {
         handshake.write(2, 4096, 1023, 7, 0, 1L << 40);
         assertThat(validate(buffer, 0, 56)).isEqualTo("max message length 1023 is not between 1024 and 1073741824");
         handshake.write(2, 4096, 1024, 7, 0, 1L << 40);
-        buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) 2, HandshakeFlyweight.BYTE_ORDER);
+        buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) 4, HandshakeFlyweight.BYTE_ORDER);
         assertThat(validate(buffer, 0, 56))
-            .isEqualTo("handshake flags 0x2 are not known to version " + HandshakeFlyweight.VERSION
-                + " (must be 0, or 1 for AUTH)");
+            .isEqualTo("handshake flags 0x4 are not known to version " + HandshakeFlyweight.VERSION
+                + " (1 for AUTH, 2 for DIRECT, or both)");
+        buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) HandshakeFlyweight.FLAG_DIRECT,
+            HandshakeFlyweight.BYTE_ORDER);
+        assertThat(validate(buffer, 0, 56)).as("DIRECT alone").isNull();
         handshake.write(2, 4096, 1024, 0, 0, 0);
         buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) HandshakeFlyweight.FLAG_AUTH,
             HandshakeFlyweight.BYTE_ORDER);
@@ -181,9 +184,9 @@ class HandshakeFlyweightTest {
             return new String[] {"magic", Integer.toHexString(f.magic)};
         } else if (f.version != HandshakeFlyweight.VERSION) {
             return new String[] {"is not supported", "version " + f.version};
-        } else if (f.flags != 0 && f.flags != 1) {
+        } else if ((f.flags & ~3) != 0) {
             return new String[] {"flags", Integer.toHexString(f.flags)};
-        } else if (f.flags == 1 && f.length < 52) {
+        } else if ((f.flags & 1) != 0 && f.length < 52) {
             return new String[] {"authenticated handshake of", f.length + " bytes"};
         } else if (f.reserved != 0) {
             return new String[] {"reserved", Integer.toHexString(f.reserved)};
@@ -193,7 +196,7 @@ class HandshakeFlyweightTest {
             return new String[] {"is not a power of two", "capacity " + f.ringCapacity + " "};
         } else if (f.maxMessageLength < 1024 || f.maxMessageLength > (1 << 30)) {
             return new String[] {"max message length", "length " + f.maxMessageLength + " "};
-        } else if (f.flags == 0 && f.regionLength < required) {
+        } else if ((f.flags & 1) == 0 && f.regionLength < required) {
             return new String[] {"receive region of", f.regionLength + " bytes", "the " + required + " bytes"};
         }
         return null;
