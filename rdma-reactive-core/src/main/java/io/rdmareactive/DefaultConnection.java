@@ -134,11 +134,89 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
 
     @Override
     public <Q, R> Mono<R> requestResponse(final Q request, final Codec<Q> requestCodec, final Codec<R> responseCodec) {
-        return open(StreamKind.REQUEST_RESPONSE).flatMap(channel -> {
+        final Mono<R> call = open(StreamKind.REQUEST_RESPONSE).flatMap(channel -> {
             channel.send(Mono.just(request), requestCodec).subscribe(null, ignored -> { });
             return channel.receive(responseCodec).next();
-        }).timeout(config.requestTimeout(), Mono.error(() -> new java.util.concurrent.TimeoutException(
-            "no answer from " + peer() + " within " + config.requestTimeout() + " (RdmaClient.requestTimeout)")));
+        });
+        return Mono.create(sink -> new TimedCall<>(sink).start(call));
+    }
+
+    /**
+     * A request/response call bounded by the request timeout, timed by the connection's loop ({@link
+     * EventLoop#schedule}) rather than a scheduler thread: arming and disarming the deadline are tasks of the loop the
+     * call runs on anyway, so a call costs no other thread, no lock and no system call for its timeout.
+     */
+    private final class TimedCall<R> {
+        private final MonoSink<R> sink;
+        private final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        private volatile reactor.core.Disposable inner;
+        /** Loop only. */
+        private long timerId = -1;
+        private boolean disarmed;
+
+        TimedCall(final MonoSink<R> sink) {
+            this.sink = sink;
+        }
+
+        void start(final Mono<R> call) {
+            onLoopNow(this::arm); // queued ahead of the call's own open, so armed before it can answer
+            sink.onCancel(() -> {
+                if (done.compareAndSet(false, true)) {
+                    dispose(inner);
+                    onLoopNow(this::disarm);
+                }
+            });
+            inner = call.subscribe(value -> finish(() -> sink.success(value)), error -> finish(() -> sink.error(error)),
+                () -> finish(sink::success));
+            if (done.get()) {
+                dispose(inner); // timed out or cancelled while subscribing
+            }
+        }
+
+        private void finish(final Runnable signal) {
+            if (done.compareAndSet(false, true)) {
+                onLoopNow(this::disarm);
+                signal.run();
+            }
+        }
+
+        private void arm() {
+            if (!disarmed && !done.get()) {
+                timerId = loop.schedule(System.nanoTime() + config.requestTimeout().toNanos(), this::expire);
+            }
+        }
+
+        private void disarm() {
+            disarmed = true;
+            if (timerId >= 0) {
+                loop.cancel(timerId);
+                timerId = -1;
+            }
+        }
+
+        private void expire() {
+            timerId = -1;
+            if (done.compareAndSet(false, true)) {
+                dispose(inner);
+                sink.error(new java.util.concurrent.TimeoutException("no answer from " + peer() + " within "
+                    + config.requestTimeout() + " (RdmaClient.requestTimeout)"));
+            }
+        }
+
+        private void dispose(final reactor.core.Disposable subscription) {
+            if (subscription != null) {
+                subscription.dispose();
+            }
+        }
+    }
+
+    /** Runs internal work on the loop: at once on the loop's thread, else in its next duty cycle. */
+    private void onLoopNow(final Runnable task) {
+        if (loop.inLoop()) {
+            task.run();
+        } else {
+            loop.execute(task);
+        }
     }
 
     @Override

@@ -6,10 +6,13 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import org.agrona.DeadlineTimerWheel;
 import org.agrona.ErrorHandler;
+import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -66,6 +69,14 @@ public final class EventLoop implements Agent {
     private ProtocolConnection[] connections = new ProtocolConnection[0];
     private Closing[] closing = new Closing[0];
     private long signalsSeen;
+    /** Deadlines of this loop's work (request timeouts), about a millisecond apart at most; loop thread only. */
+    private final DeadlineTimerWheel timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, System.nanoTime(),
+        TIMER_TICK_NANOS, 512);
+    private final Long2ObjectHashMap<Runnable> timerTasks = new Long2ObjectHashMap<>();
+    private final DeadlineTimerWheel.TimerHandler onTimer = this::onTimer;
+
+    /** The resolution of {@link #schedule}: 2^20 ns, about a millisecond. */
+    static final long TIMER_TICK_NANOS = 1L << 20;
 
     /** Hands the device's connection events to the loops (only the first loop polls the device). */
     interface EventRouter {
@@ -152,6 +163,43 @@ public final class EventLoop implements Agent {
         }
     }
 
+    /**
+     * Runs {@code task} on this loop once {@code deadlineNanos} ({@link System#nanoTime()}) has passed, give or take
+     * a millisecond: a timer wheel polled every duty cycle, so that a deadline costs no thread and no system call.
+     * Loop thread only.
+     *
+     * @return the timer's id, for {@link #cancel(long)}
+     */
+    public long schedule(final long deadlineNanos, final Runnable task) {
+        if (timers.timerCount() == 0) {
+            timers.currentTickTime(System.nanoTime()); // the wheel is polled only while it holds timers: catch up
+        }
+        final long id = timers.scheduleTimer(deadlineNanos);
+        timerTasks.put(id, task);
+        return id;
+    }
+
+    /** Cancels a timer that has not run. Loop thread only. */
+    public void cancel(final long timerId) {
+        if (timerTasks.remove(timerId) != null) {
+            timers.cancelTimer(timerId);
+        }
+    }
+
+    private boolean onTimer(final TimeUnit unit, final long now, final long timerId) {
+        final Runnable task = timerTasks.remove(timerId);
+        if (task != null) {
+            try {
+                task.run();
+            } catch (final VirtualMachineError fatal) {
+                throw fatal;
+            } catch (final Throwable error) {
+                errors.onError(error);
+            }
+        }
+        return true;
+    }
+
     /** Pins a connection to this loop (loop thread). */
     public void add(final ProtocolConnection connection) {
         connections = Arrays.copyOf(connections, connections.length + 1);
@@ -218,6 +266,9 @@ public final class EventLoop implements Agent {
         }
         if (closing.length > 0) {
             work += closeFlushed(now);
+        }
+        if (timers.timerCount() > 0) {
+            work += timers.poll(now, onTimer, 64);
         }
         if (index == 0) {
             work += router.poll(this, 16);

@@ -215,6 +215,33 @@ class EventLoopTest {
         assertThat(loop.isClosed()).isFalse();
     }
 
+    @Test
+    void aScheduledTaskRunsOnTheLoopAfterItsDeadlineAndACancelledOneNever() throws Exception {
+        final EventLoop loop = start(1).next();
+        final CountDownLatch ran = new CountDownLatch(1);
+        final java.util.concurrent.atomic.AtomicReference<String> thread = new java.util.concurrent.atomic.AtomicReference<>();
+        final java.util.concurrent.atomic.AtomicLong ranAt = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicBoolean cancelledRan = new java.util.concurrent.atomic.AtomicBoolean();
+        final long[] deadline = new long[1];
+        loop.execute(() -> {
+            deadline[0] = System.nanoTime() + Duration.ofMillis(20).toNanos();
+            final long cancelled = loop.schedule(deadline[0], () -> cancelledRan.set(true));
+            loop.schedule(deadline[0], () -> {
+                thread.set(Thread.currentThread().getName());
+                ranAt.set(System.nanoTime());
+                ran.countDown();
+            });
+            loop.cancel(cancelled);
+        });
+        await(ran, "the scheduled task ran");
+        assertThat(thread.get()).as("the thread it ran on").isEqualTo(loop.name());
+        assertThat(ranAt.get()).as("not before its deadline").isGreaterThanOrEqualTo(deadline[0]);
+        final CountDownLatch after = new CountDownLatch(1);
+        loop.execute(() -> loop.schedule(System.nanoTime() + Duration.ofMillis(30).toNanos(), after::countDown));
+        await(after, "a later one ran too");
+        assertThat(cancelledRan).as("the cancelled task ran").isFalse();
+    }
+
     // ------------------------------------------------------------------------------------------------ waking
 
     /** Waits until the loop's thread is parked (in its idle strategy, as nothing else parks it). */

@@ -22,7 +22,8 @@ import reactor.util.concurrent.Queues;
  * rdma-reactive through its public {@code Flux} API: one {@link Connection} per stream. The client offers into a
  * unicast {@link Sinks.Many} with a bounded queue that {@code Outbound.send} drains as the peer grants credit; the
  * server's consumer is a subscriber of {@code Inbound.receiveViews()} (zero-copy views) and its echo sends copies of
- * the views back. The library's own threads (a driver and a worker per connection side) do the rest.
+ * the views back. The process's runtime, shared by both sides, does the rest: its event loop (one on a machine of
+ * fewer than 4 cores) polls, delivers and posts; messages are encoded on the thread that emits them.
  */
 public final class ReactiveTransport implements Transport {
 
@@ -58,7 +59,8 @@ public final class ReactiveTransport implements Transport {
     public String setup() {
         return "rdma-reactive public Flux API over the '" + provider + "' provider: Outbound.send of a unicast sink "
             + "(bounded queue) on the client, Inbound.receiveViews() on the receiving side; one connection per "
-            + "stream, each side with its own driver thread (" + idle + ") and worker thread";
+            + "stream; client and server share the process's runtime (its event loops, " + idle + "); the client "
+            + "thread encodes each message into the send ring (on shm, straight into the server's receive ring)";
     }
 
     /**
