@@ -173,9 +173,9 @@ public final class ProtocolStream {
         return peerDemand.get();
     }
 
-    /** The producer sent one message (its first fragment). */
-    public void tookDemand() {
-        peerDemand.decrementAndGet();
+    /** The producer sent {@code messages} messages (their first fragments): one atomic step for a batch. */
+    public void tookDemand(final long messages) {
+        peerDemand.getAndAdd(-messages);
     }
 
     /** The consumer wants no more; the driver tells the peer. */

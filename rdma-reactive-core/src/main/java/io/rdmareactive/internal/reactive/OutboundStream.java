@@ -160,6 +160,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
             int missed = 1;
             while (true) {
                 drain();
+                report();
                 missed = wip.addAndGet(-missed);
                 if (missed == 0) {
                     break;
@@ -226,6 +227,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
                 return; // the rest of a fragmented message goes out when the ring has room
             }
         }
+        report();
         if (upstreamDone) {
             final Throwable error = upstreamError;
             if (error != null) {
@@ -278,7 +280,6 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
                     throw ex;
                 }
                 stream.commit(ProtocolStream.WHOLE);
-                stream.tookDemand();
                 counted(length);
                 return SENT;
             }
@@ -299,16 +300,33 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
             return FAILED;
         }
         fragmenter.begin(scratch, 0, length);
-        stream.tookDemand();
         counted(length);
         return fragmenter.send() == ProtocolStream.BACK_PRESSURED ? SENT_PARTLY : SENT;
     }
 
     private static final int SENT_PARTLY = 3;
 
+    /** Messages and bytes sent and not yet told to the stream's demand and the counters (the draining thread's). */
+    private long unreportedMessages;
+    private long unreportedBytes;
+
     private void counted(final int length) {
-        counters.messagesSent().increment();
-        counters.bytesSent().getAndAdd(length);
+        unreportedMessages++;
+        unreportedBytes += length;
+    }
+
+    /**
+     * Takes what was sent off the peer's demand and adds it to the counters: once per drain rather than per message
+     * (each is an atomic read-modify-write); before the demand is read again, and while the guard is held.
+     */
+    private void report() {
+        if (unreportedMessages > 0) {
+            stream.tookDemand(unreportedMessages);
+            counters.messagesSent().getAndAdd(unreportedMessages);
+            counters.bytesSent().getAndAdd(unreportedBytes);
+            unreportedMessages = 0;
+            unreportedBytes = 0;
+        }
     }
 
     private void finish(final Throwable error) {
