@@ -35,7 +35,7 @@ import reactor.core.publisher.Flux;
  * One stream of messages through the {@code Flux} API and nothing else: {@code Outbound.send} of a source that emits
  * one preallocated buffer whenever it is asked (so the source allocates nothing), over the shared-memory provider,
  * into {@code Inbound.receiveViews()} on the server, whose subscriber only checks each view's length and counts it.
- * Both sides' driver and worker threads run as in an application; the benchmark thread only waits until
+ * Both sides run on the process's runtime, as in an application; the benchmark thread only waits until
  * {@value #MESSAGES} more messages arrived. One operation is one message, so {@code -prof gc}'s
  * {@code gc.alloc.rate.norm} is the bytes the whole JVM allocated per message sent and received. Threads yield when
  * idle (a 2-core machine).
@@ -79,7 +79,7 @@ public class FluxStreamBenchmarks {
                     if (view.capacity() != expected) {
                         wrongLength.incrementAndGet();
                     }
-                    received.lazySet(received.get() + 1); // one writer: the connection's worker
+                    received.lazySet(received.get() + 1); // one writer: the connection's event loop
                 })
                 .doOnError(failure::set)
                 .then())
