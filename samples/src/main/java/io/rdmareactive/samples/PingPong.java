@@ -52,14 +52,14 @@ import reactor.core.publisher.Sinks;
  * <ul>
  *   <li>The pong is the whole echo server: {@code out.send(in.receive(BYTE_ARRAY), BYTE_ARRAY)}. It decodes into a
  *       copy on purpose: a zero-copy view ({@code receiveViews()}) is valid only until {@code onNext} returns, and
- *       {@code send} encodes later, on the connection's worker, so a view must never be passed to {@code send}.</li>
+ *       {@code send} may encode later (when the peer's credit is short, on the event loop once it returns), so a
+ *       view must never be passed to {@code send}.</li>
  *   <li>The ping sends a {@link Sinks.Many} and receives zero-copy views: the echo is checked in place in the
  *       receive ring, and the next message is emitted from the same {@code onNext}, so the next ping leaves as soon
- *       as the echo has been read. Both happen on the connection's worker thread, so the sample adds no thread
- *       hop of its own. (Below the API, this version moves each message through four threads: the sender's worker
- *       encodes it, the sender's driver posts it, the receiver's driver sees it arrive, the receiver's worker
- *       decodes it; a round trip is six hand-offs between threads, which is what the percentiles mostly
- *       measure.)</li>
+ *       as the echo has been read. Both happen on the connection's event loop, so the sample adds no thread hop of
+ *       its own. (Below the API, on shared memory, the ping's loop encodes each message straight into the pong's
+ *       receive ring; the pong's loop sees it on its next poll and its echo goes straight into the ping's ring: a
+ *       round trip involves one thread in each process and no hand-off inside either.)</li>
  *   <li>One {@code byte[]} is reused for every ping: the echo of message {@code i} proves that message {@code i} was
  *       encoded into the ring, so the array is free again when the next one is filled.</li>
  *   <li>Closing: after the last echo, {@code take(n)} cancels the ping's inbound; the pong's send sees the cancel
@@ -69,11 +69,11 @@ import reactor.core.publisher.Sinks;
  *       while both sides read in place.)</li>
  * </ul>
  *
- * <p>Idle strategy: with more than two cores the driver threads busy-spin. With two or fewer, two busy-spinning
- * drivers (one per process) would starve the workers that do the reactive work, and {@code backoff} (the library's
- * default there) parks them for up to 100 us; {@code yielding} keeps them polling but hands the core to any
- * runnable thread, which measured about twice as fast as {@code backoff} on a 2-core VM, so the sample uses it
- * there. {@code --idle=...}, or the {@code rdma.idle} property, chooses another.
+ * <p>Idle strategy: with more than two cores the event loops busy-spin. With two or fewer, the library's default
+ * there, {@code backoff}, parks an idle loop for up to a millisecond, and a loop parked in one process is not woken
+ * by a message from the other (it sees it when its park ends); {@code yielding} keeps both loops polling but hands
+ * the core to any runnable thread, so the sample uses it there. {@code --idle=...}, or the {@code rdma.idle}
+ * property, chooses another.
  */
 public final class PingPong {
 
@@ -121,7 +121,7 @@ public final class PingPong {
         final CountDownLatch firstConnectionEnded = new CountDownLatch(1);
         final DisposableServer server = server(settings)
             .handle((in, outbound) -> {
-                final long[] echoed = new long[1]; // only the connection's worker touches it
+                final long[] echoed = new long[1]; // only the connection's event loop touches it
                 return outbound.send(in.receive(Codecs.BYTE_ARRAY).doOnNext(message -> echoed[0]++),
                         Codecs.BYTE_ARRAY)
                     .doFinally(signal -> {
@@ -218,7 +218,7 @@ public final class PingPong {
         return settings.directory == null ? client : client.directory(settings.directory);
     }
 
-    /** The ping's side of the exchange; after {@link #run} starts it, it lives on the connection's worker. */
+    /** The ping's side of the exchange; after {@link #run} starts it, it lives on the connection's event loop. */
     private static final class Pinger {
 
         final int roundTrips;
@@ -276,7 +276,7 @@ public final class PingPong {
             pings.tryEmitNext(message).orThrow();
         }
 
-        /** On the connection's worker: the echo is a view into the receive ring, valid until this returns. */
+        /** On the connection's event loop: the echo is a view into the receive ring, valid until this returns. */
         private void onEcho(final DirectBuffer echo) {
             final long now = System.nanoTime();
             final int sequence = received;

@@ -63,7 +63,7 @@ final class SampleArguments {
     }
 
     /**
-     * The driver's idle strategy: as given, else the {@code rdma.idle} property, else busy-spin where there are
+     * The event loops' idle strategy: as given, else the {@code rdma.idle} property, else busy-spin where there are
      * cores to spare and {@code onSmallMachines} where there are two or fewer.
      */
     String idle(final String onSmallMachines) {

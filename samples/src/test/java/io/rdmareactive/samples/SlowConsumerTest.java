@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 class SlowConsumerTest {
 
     private static final Pattern VERDICT = Pattern.compile("slow-consumer: produced=(\\d+) consumed=(\\d+) "
-        + "in-flight-max=(\\d+) \\(bounded by prefetch (\\d+)\\) dropped=(\\d+)");
+        + "in-flight-max=(\\d+) \\(bounded by prefetch (\\d+) \\+ publishOn queue (\\d+)\\) dropped=(\\d+)");
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -37,9 +37,11 @@ class SlowConsumerTest {
             assertThat(verdict.matches()).as("the last line: " + last).isTrue();
             assertThat(Long.parseLong(verdict.group(1))).as("produced").isEqualTo(400);
             assertThat(Long.parseLong(verdict.group(2))).as("consumed").isEqualTo(400);
-            assertThat(Long.parseLong(verdict.group(3))).as("in-flight-max").isBetween(1L, 16L);
             assertThat(Long.parseLong(verdict.group(4))).as("prefetch").isEqualTo(16);
-            assertThat(Long.parseLong(verdict.group(5))).as("dropped").isZero();
+            assertThat(Long.parseLong(verdict.group(5))).as("publishOn's queue").isEqualTo(SlowConsumer.HANDOFF_QUEUE);
+            assertThat(Long.parseLong(verdict.group(3))).as("in-flight-max")
+                .isBetween(1L, 16L + SlowConsumer.HANDOFF_QUEUE);
+            assertThat(Long.parseLong(verdict.group(6))).as("dropped").isZero();
             // upstream was only ever asked in steps the credit allowed, never for everything at once
             assertThat(lines).as(run.output()).anyMatch(line -> line.matches("order checked: .* requests of at most "
                 + "([1-9]|1[0-6])"));
