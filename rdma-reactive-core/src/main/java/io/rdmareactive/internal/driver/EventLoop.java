@@ -379,10 +379,15 @@ public final class EventLoop implements Agent {
      * threads that hand work over wake it ({@link #notifyWork()}).
      */
     IdleStrategy wrap(final IdleStrategy delegate) {
+        // a strategy that never parks (busy-spin, no-op, yielding) needs no waking: its loop never says it sleeps, so
+        // the threads that hand it work never pay an unpark
+        final boolean parks = delegate instanceof org.agrona.concurrent.BackoffIdleStrategy
+            || delegate instanceof org.agrona.concurrent.SleepingIdleStrategy
+            || delegate instanceof org.agrona.concurrent.SleepingMillisIdleStrategy;
         return new IdleStrategy() {
             @Override
             public void idle(final int workCount) {
-                if (workCount > 0) {
+                if (workCount > 0 || !parks) {
                     delegate.idle(workCount);
                     return;
                 }
