@@ -102,12 +102,21 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
 
     @Override
     public void onSubscribe(final Subscription subscription) {
-        this.upstream = subscription;
+        java.util.Objects.requireNonNull(subscription, "subscription"); // Reactive Streams 2.13
+        if (!UPSTREAM.compareAndSet(this, null, subscription)) {
+            subscription.cancel(); // 2.5: a second subscription is cancelled, and never asked for anything
+            return;
+        }
         signal();
     }
 
+    private static final java.util.concurrent.atomic.AtomicReferenceFieldUpdater<OutboundStream, Subscription>
+        UPSTREAM = java.util.concurrent.atomic.AtomicReferenceFieldUpdater.newUpdater(OutboundStream.class,
+        Subscription.class, "upstream");
+
     @Override
     public void onNext(final T element) {
+        java.util.Objects.requireNonNull(element, "element"); // Reactive Streams 2.13
         // queue first, then count it as arrived: onNext may run on the publisher's thread while another drain computes
         // how much to ask for from pending + outstanding, and the other order let it see the element in neither
         // and ask for one more than the queue holds
@@ -122,6 +131,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
 
     @Override
     public void onError(final Throwable error) {
+        java.util.Objects.requireNonNull(error, "error"); // Reactive Streams 2.13
         upstreamError = error;
         upstreamDone = true;
         signal();
