@@ -534,7 +534,9 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
 
     @Override
     public Throwable connectionFailed(final String reason) {
-        return new RdmaConnectionException("the connection to " + peer() + " ended: " + reason);
+        // no reason yet: this side disposed it, and the protocol has not closed (it does so after the streams end)
+        return new RdmaConnectionException("the connection to " + peer() + " ended: " + (reason != null ? reason
+            : "it was disposed on this side (Connection.dispose())"));
     }
 
     @Override
