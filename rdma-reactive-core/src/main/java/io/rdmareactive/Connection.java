@@ -23,8 +23,8 @@ public interface Connection extends Disposable {
     String peer();
 
     /**
-     * @return the counters of the driver that serves this connection, as they are now (a server's connections share
-     * the server's driver, so there they are the server's)
+     * @return the counters of the runtime that serves this connection, as they are now (every server and connection
+     * on one runtime shares them)
      */
     RdmaCounters counters();
 

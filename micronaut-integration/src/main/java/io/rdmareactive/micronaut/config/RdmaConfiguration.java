@@ -50,7 +50,7 @@ public class RdmaConfiguration {
         this.directory = directory;
     }
 
-    /** @return {@code rdma.idle-strategy}: the driver threads' idle strategy (default backoff) */
+    /** @return {@code rdma.idle-strategy}: the event loops' idle strategy (default backoff) */
     public String getIdleStrategy() {
         return idleStrategy;
     }

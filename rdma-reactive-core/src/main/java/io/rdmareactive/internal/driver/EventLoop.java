@@ -189,15 +189,20 @@ public final class EventLoop implements Agent {
     private boolean onTimer(final TimeUnit unit, final long now, final long timerId) {
         final Runnable task = timerTasks.remove(timerId);
         if (task != null) {
-            try {
-                task.run();
-            } catch (final VirtualMachineError fatal) {
-                throw fatal;
-            } catch (final Throwable error) {
-                errors.onError(error);
-            }
+            run(task);
         }
         return true;
+    }
+
+    /** Runs a task of this loop: what it throws is counted and logged, and the loop goes on (but for a VM error). */
+    private void run(final Runnable task) {
+        try {
+            task.run();
+        } catch (final VirtualMachineError fatal) {
+            throw fatal;
+        } catch (final Throwable error) {
+            errors.onError(error);
+        }
     }
 
     /** Pins a connection to this loop (loop thread). */
@@ -281,13 +286,7 @@ public final class EventLoop implements Agent {
         Runnable task;
         while (done < limit && (task = next()) != null) {
             done++;
-            try {
-                task.run();
-            } catch (final VirtualMachineError fatal) {
-                throw fatal;
-            } catch (final Throwable error) {
-                errors.onError(error);
-            }
+            run(task);
         }
         return done;
     }

@@ -23,7 +23,7 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  *   <caption>idle strategy names</caption>
  *   <tr><th>form</th><th>strategy</th></tr>
  *   <tr><td>{@code busy-spin}</td><td>{@link BusySpinIdleStrategy}: {@link Thread#onSpinWait()}, never gives up
- *       the core; the lowest latency, one whole core per driver thread</td></tr>
+ *       the core; the lowest latency, one whole core per event loop</td></tr>
  *   <tr><td>{@code no-op}</td><td>{@link NoOpIdleStrategy}: spins without even the spin-wait hint</td></tr>
  *   <tr><td>{@code yielding}</td><td>{@link YieldingIdleStrategy}: {@link Thread#yield()} when idle</td></tr>
  *   <tr><td>{@code backoff}</td><td>{@link BackoffIdleStrategy} with Agrona's defaults: 10 spins, 5 yields, then
@@ -45,7 +45,7 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  * {@code busy-spin} with 4 or more available processors, {@code backoff} with 3 or fewer. DESIGN.md measured what
  * spinning does to a small machine: on 2 cores, Aeron ping-pong with a busy-spinning driver and two busy-spinning
  * application threads had a p50 round trip of 8&nbsp;ms, against 27–30&nbsp;µs when the threads yielded. One
- * spinning driver thread takes a whole core; the default spins only where at least three more are left for the
+ * spinning event loop takes a whole core; the default spins only where at least three more are left for the
  * application's threads, the garbage collector and the JIT. On 3 cores and fewer it backs off rather than yields:
  * a backoff thread still spins and yields for the first few idle cycles, so a busy connection sees little
  * difference, but an idle one parks instead of burning a core forever (which, in a container with a CPU quota, also
@@ -98,7 +98,7 @@ public final class IdleStrategies {
     }
 
     /**
-     * Checks {@code spec} now and returns a supplier of new instances, one per driver thread.
+     * Checks {@code spec} now and returns a supplier of new instances, one per event loop.
      *
      * @param spec one of the forms in the class comment
      * @return a supplier that returns a new strategy on every call

@@ -44,7 +44,7 @@ final class ControlStream implements FrameConsumer {
     }
 
     /**
-     * A frame of the control stream (driver thread): checked again on a copy, as the peer can rewrite its ring at any
+     * A frame of the control stream (the connection's loop): checked again on a copy, as the peer can rewrite its ring at any
      * time, then read through its flyweight. A frame that fails its check, or asks for a use of a stream that has not
      * begun, ends the connection.
      */

@@ -187,7 +187,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return activity;
     }
 
-    /** Tells {@code listener} about stream activity from now on (on the driver thread). */
+    /** Tells {@code listener} about stream activity from now on (on the connection's loop). */
     public void activity(final StreamActivity listener) {
         this.activity = listener;
     }
@@ -578,7 +578,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         }
     }
 
-    /** Releases the queue pair, the regions and the completion queue. Call it on the driver thread, or after it. */
+    /** Releases the queue pair, the regions and the completion queue. Call it on the connection's loop, or once the loop stopped. */
     @Override
     public void close() {
         if (closed) {
@@ -631,7 +631,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     /**
      * Reads the peer's credit once more as the connection ends (the peer writes it before it disconnects), so that
      * a sender learns whether everything it sent was consumed. Called before the end becomes visible ({@link #error}
-     * or {@link #closed} written), on the driver thread. Errors in it no longer matter.
+     * or {@link #closed} written), on the connection's loop. Errors in it no longer matter.
      */
     private void readLastCredit() {
         for (final ProtocolStream stream : streams) {

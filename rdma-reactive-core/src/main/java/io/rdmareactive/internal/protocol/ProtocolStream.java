@@ -261,7 +261,7 @@ public final class ProtocolStream {
         stashedCancel = false;
     }
 
-    /** The peer asked for n more messages of use {@code peerUse} (driver thread). */
+    /** The peer asked for n more messages of use {@code peerUse} (the connection's loop). */
     synchronized boolean onPeerRequest(final int peerUse, final long n) {
         if (peerUse == use) {
             peerDemand.getAndAccumulate(n, ProtocolStream::addCapped);
@@ -273,7 +273,7 @@ public final class ProtocolStream {
         return true;
     }
 
-    /** The peer cancelled use {@code peerUse} (driver thread). */
+    /** The peer cancelled use {@code peerUse} (the connection's loop). */
     synchronized boolean onPeerCancel(final int peerUse) {
         if (peerUse == use) {
             cancelledByPeer = true;

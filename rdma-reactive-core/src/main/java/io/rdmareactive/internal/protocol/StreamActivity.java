@@ -1,8 +1,11 @@
 package io.rdmareactive.internal.protocol;
 
 /**
- * What the driver tells the layer above about a connection's streams, on the driver thread. Implementations must
- * return at once (schedule work elsewhere, never run user code here) and must not throw.
+ * What a connection's duty cycle tells the layer above about its streams, on the connection's event loop.
+ * {@link #onFramesArrived} and {@link #onProducerReady} come in the middle of the cycle (while completions are
+ * polled): they must only note the stream and return. {@link #onPolled()} comes once the cycle has polled and read
+ * its control stream, and at its end: there the layer above drains the streams it noted, running subscribers and
+ * handlers on the loop. None of them may throw.
  */
 public interface StreamActivity {
 

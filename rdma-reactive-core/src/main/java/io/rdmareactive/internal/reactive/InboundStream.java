@@ -189,7 +189,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
         if (done || cancelled) {
             return;
         }
-        // read the end of the connection before looking at the ring: the driver publishes the last frames it parsed
+        // read the end of the connection before looking at the ring: the loop publishes the last frames it parsed
         // before it marks the connection ended, so "ended and nothing left" is then the truth
         final boolean ended = connection.isTerminated();
         final int next = stream.peekType();
@@ -273,7 +273,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
         }
     }
 
-    /** The peer broke the protocol on this stream: the driver ends the connection; the subscriber learns why. */
+    /** The peer broke the protocol on this stream: the loop ends the connection; the subscriber learns why. */
     private void protocolError(final String frame, final int check) {
         final String why = frame + ": " + FrameCheck.describe(check);
         stream.consumerError(why);
