@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmareactive.codec.Codec;
 import io.rdmareactive.codec.Codecs;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,13 +21,10 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
@@ -60,46 +56,15 @@ import reactor.core.publisher.Sinks;
  *
  * <p>Every wait is bounded ({@link ShmTestSupport#BOUND}); nothing asserts how long anything took.
  */
-class LifecycleRaceTest {
+class LifecycleRaceTest extends RuntimeTestFixture {
 
     private static final int ROUNDS = Integer.getInteger("rr.test.raceRounds", 200);
     /** Elements of the synchronous {@code Flux.range} sends. */
     private static final int RANGE = 20_000;
     private static final byte[] SECRET = "a shared secret of 32 bytes ....".getBytes(StandardCharsets.US_ASCII);
 
-    private Path directory;
-    /** Loop threads of other tests' runtimes (each test's directory gets a runtime of its own). */
-    private List<String> loopsBefore;
-    /** What a test made and must end even when it fails; ended in reverse order. */
-    private final List<Disposable> toDispose = new ArrayList<>();
     /** Failures on the threads a test starts. */
     private final ConcurrentLinkedQueue<Throwable> threadFailures = new ConcurrentLinkedQueue<>();
-
-    @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
-        loopsBefore = ShmTestSupport.runtimeThreads("rdma-loop-");
-    }
-
-    @AfterEach
-    void cleanUp() {
-        try {
-            for (int i = toDispose.size() - 1; i >= 0; i--) {
-                try {
-                    toDispose.get(i).dispose();
-                } catch (final RuntimeException ignored) {
-                    // the test's own failure is what matters
-                }
-            }
-        } finally {
-            ShmTestSupport.deleteDirectory(directory);
-        }
-    }
-
-    private <T extends Disposable> T track(final T disposable) {
-        toDispose.add(disposable);
-        return disposable;
-    }
 
     // ------------------------------------------------------------------------------------------------ a: sending
 
@@ -566,12 +531,6 @@ class LifecycleRaceTest {
             assertThat(ShmTestSupport.files(directory)).as("files in the directory %s", when).isEmpty());
         poll("the runtime's loops to end " + when).untilAsserted(() ->
             assertThat(newLoops()).as("loop threads of this test's runtime %s", when).isEmpty());
-    }
-
-    /** @return the loop threads started since this test began: those of its runtime */
-    private List<String> newLoops() {
-        return ShmTestSupport.runtimeThreads("rdma-loop-").stream().filter(name -> !loopsBefore.contains(name))
-            .toList();
     }
 
     private static ConditionFactory poll(final String what) {

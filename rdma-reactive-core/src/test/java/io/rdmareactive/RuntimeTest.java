@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.rdmareactive.codec.Codecs;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,10 +14,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -34,45 +30,8 @@ import reactor.util.function.Tuples;
  *
  * <p>Every wait is bounded and generous; nothing asserts how long anything took.
  */
-class RuntimeTest {
+class RuntimeTest extends RuntimeTestFixture {
 
-    private Path directory;
-    /** Loop threads of other tests' runtimes. */
-    private List<String> loopsBefore;
-    /** What a test made and must end even when it fails; ended in reverse order. */
-    private final List<Disposable> toDispose = new ArrayList<>();
-
-    @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
-        loopsBefore = ShmTestSupport.runtimeThreads("rdma-loop-");
-    }
-
-    @AfterEach
-    void cleanUp() {
-        try {
-            for (int i = toDispose.size() - 1; i >= 0; i--) {
-                try {
-                    toDispose.get(i).dispose();
-                } catch (final RuntimeException ignored) {
-                    // the test's own failure is what matters
-                }
-            }
-        } finally {
-            ShmTestSupport.deleteDirectory(directory);
-        }
-    }
-
-    private <T extends Disposable> T track(final T disposable) {
-        toDispose.add(disposable);
-        return disposable;
-    }
-
-    /** @return the loop threads started since this test began */
-    private List<String> newLoops() {
-        return ShmTestSupport.runtimeThreads("rdma-loop-").stream().filter(name -> !loopsBefore.contains(name))
-            .toList();
-    }
 
     private static List<String> names(final List<Thread> threads) {
         return threads.stream().map(Thread::getName).sorted().toList();
