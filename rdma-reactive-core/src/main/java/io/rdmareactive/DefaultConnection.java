@@ -458,6 +458,12 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         }
     }
 
+    /** @return true when no stream waits to be drained: the loop may park the connection */
+    @Override
+    public boolean isIdle() {
+        return readyCount == 0;
+    }
+
     /**
      * The protocol polled its completions (loop): drain each stream it reported, inline: deliver what arrived, look
      * for an OPEN, encode what waits for credit.

@@ -1,6 +1,8 @@
 package io.rdmareactive.internal.driver;
 
+import io.rdmareactive.internal.protocol.Doorbells;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
+import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.ConnectionEvent;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -66,7 +68,17 @@ public final class EventLoop implements Agent {
     private volatile boolean closed;
     /** Set when the group stops the loop: it no longer idles, so that it sees the stop at once. */
     private volatile boolean stopping;
-    private ProtocolConnection[] connections = new ProtocolConnection[0];
+    /** Every connection this loop serves (loop only; replaced, never changed in place). */
+    private Served[] served = new Served[0];
+    /** The connections polled in every duty cycle: the ones not parked (loop only), {@code polledCount} of them. */
+    private Served[] polled = new Served[16];
+    private int polledCount;
+    /** How many connections are parked, for other threads to read. */
+    private volatile int parked;
+    /** The page of doorbells that wake parked connections; made with the first connection that can park. */
+    private Doorbells doorbells;
+    private boolean doorbellsUnavailable;
+    private final RdmaDevice device;
     private Closing[] closing = new Closing[0];
     private long signalsSeen;
     /** Deadlines of this loop's work (request timeouts), about a millisecond apart at most; loop thread only. */
@@ -84,8 +96,39 @@ public final class EventLoop implements Agent {
         int poll(EventLoop loop, int limit);
     }
 
+    /**
+     * Duty cycles without work after which a connection that can be parked is ({@link ProtocolConnection#park()}):
+     * a connection busy now and then stays polled, one idle for longer costs the loop nothing until it is woken.
+     */
+    static final int PARK_AFTER_IDLE_CYCLES = 4;
+
+    /** A connection this loop serves, with what the loop keeps about it. */
+    private final class Served {
+        final ProtocolConnection connection;
+        /** Its doorbell in {@link #doorbells}, or -1 (it is then never parked). */
+        int doorbell = -1;
+        /** Where it is in {@link #polled}, or -1 while parked. */
+        int polledIndex = -1;
+        int idleCycles;
+        /** Closing: polled until closed, never parked again. */
+        boolean closing;
+        /** The timer that wakes it while parked (its keepalive, its peer's silence), or -1. */
+        long wakeTimer = -1;
+        final Runnable wake = this::onWakeTimer;
+
+        Served(final ProtocolConnection connection) {
+            this.connection = connection;
+        }
+
+        private void onWakeTimer() {
+            wakeTimer = -1;
+            unpark(this, System.nanoTime());
+        }
+    }
+
     EventLoop(final String name, final int index, final int capacity, final ErrorHandler errors,
-              final EventRouter router) {
+              final EventRouter router, final RdmaDevice device) {
+        this.device = device;
         this.name = name;
         this.index = index;
         this.tasks = new ManyToOneConcurrentArrayQueue<>(capacity);
@@ -205,15 +248,116 @@ public final class EventLoop implements Agent {
         }
     }
 
-    /** Pins a connection to this loop (loop thread). */
+    /**
+     * Pins a connection to this loop (loop thread). One that can be parked (direct peer access) gets a doorbell in the
+     * loop's page; without one (the page full, or not to be had) it is polled in every cycle.
+     */
     public void add(final ProtocolConnection connection) {
-        connections = Arrays.copyOf(connections, connections.length + 1);
-        connections[connections.length - 1] = connection;
+        final Served entry = new Served(connection);
+        served = Arrays.copyOf(served, served.length + 1);
+        served[served.length - 1] = entry;
+        if (connection.mayUseDoorbell() && doorbells() != null) {
+            entry.doorbell = doorbells.allocate(entry);
+            if (entry.doorbell >= 0) {
+                connection.doorbell(doorbells, entry.doorbell);
+            }
+        }
+        poll(entry);
+    }
+
+    private Doorbells doorbells() {
+        if (doorbells == null && !doorbellsUnavailable) {
+            try {
+                doorbells = new Doorbells(device);
+            } catch (final RuntimeException ex) {
+                doorbellsUnavailable = true; // its connections are polled in every cycle
+                errors.onError(new IllegalStateException("event loop " + name + " has no doorbell page: its "
+                    + "connections are polled in every duty cycle", ex));
+            }
+        }
+        return doorbells;
+    }
+
+    private void closeDoorbells() {
+        if (doorbells != null) {
+            try {
+                doorbells.close();
+            } catch (final RuntimeException ex) {
+                errors.onError(ex);
+            }
+            doorbells = null;
+        }
     }
 
     /** @return how many connections this loop serves now (a snapshot) */
     public int connectionCount() {
-        return connections.length;
+        return served.length;
+    }
+
+    /** @return how many of them are parked now (a snapshot) */
+    public int parkedCount() {
+        return parked;
+    }
+
+    private Served find(final ProtocolConnection connection) {
+        for (final Served entry : served) {
+            if (entry.connection == connection) {
+                return entry;
+            }
+        }
+        return null;
+    }
+
+    /** Polls {@code entry} in every cycle from now on. */
+    private void poll(final Served entry) {
+        if (polledCount == polled.length) {
+            polled = Arrays.copyOf(polled, polledCount * 2);
+        }
+        entry.polledIndex = polledCount;
+        entry.idleCycles = 0;
+        polled[polledCount++] = entry;
+    }
+
+    /** Stops polling {@code entry} (it parked); the one that was last takes its place. */
+    private void unpoll(final Served entry) {
+        final int index = entry.polledIndex;
+        final Served last = polled[--polledCount];
+        polled[index] = last;
+        last.polledIndex = index;
+        polled[polledCount] = null;
+        entry.polledIndex = -1;
+    }
+
+    /** A parked connection is polled again: its doorbell rang, its timer fired, an event or a close concerns it. */
+    private void unpark(final Served entry, final long now) {
+        if (entry.polledIndex >= 0) {
+            return;
+        }
+        if (entry.wakeTimer >= 0) {
+            cancel(entry.wakeTimer);
+            entry.wakeTimer = -1;
+        }
+        entry.connection.unpark(now);
+        poll(entry);
+        parked--;
+    }
+
+    /** @return the connections whose doorbell rang, now polled again */
+    private int ringDoorbells(final long now) {
+        int woken = 0;
+        final int words = doorbells.wordsInUse();
+        for (int w = 0; w < words; w++) {
+            long bits = doorbells.take(w);
+            while (bits != 0) {
+                final int doorbell = (w << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                if (doorbells.owner(doorbell) instanceof Served entry && entry.polledIndex < 0) {
+                    unpark(entry, now);
+                    woken++;
+                }
+            }
+        }
+        return woken;
     }
 
     /**
@@ -223,6 +367,11 @@ public final class EventLoop implements Agent {
      */
     public void close(final ProtocolConnection connection, final long flushTimeoutNanos,
                       final BooleanSupplier quiescent, final Runnable after) {
+        final Served entry = find(connection);
+        if (entry != null) {
+            unpark(entry, System.nanoTime()); // its duty cycle flushes it
+            entry.closing = true; // and it is not parked again
+        }
         closing = Arrays.copyOf(closing, closing.length + 1);
         closing[closing.length - 1] = new Closing(connection, System.nanoTime() + flushTimeoutNanos,
             Objects.requireNonNull(quiescent), after);
@@ -231,11 +380,12 @@ public final class EventLoop implements Agent {
     private record Closing(ProtocolConnection connection, long deadline, BooleanSupplier quiescent, Runnable after) {
     }
 
-    /** A device event for one of this loop's connections (loop thread). */
+    /** A device event for one of this loop's connections (loop thread): polled again, it sees the event. */
     void onEvent(final ConnectionEvent event) {
-        for (final ProtocolConnection connection : connections) {
-            if (connection.queuePair() == event.queuePair()) {
-                connection.onEvent(event);
+        for (final Served entry : served) {
+            if (entry.connection.queuePair() == event.queuePair()) {
+                unpark(entry, System.nanoTime());
+                entry.connection.onEvent(event);
                 return;
             }
         }
@@ -243,8 +393,8 @@ public final class EventLoop implements Agent {
 
     /** @return true if this loop serves the connection of that queue pair (loop thread) */
     boolean serves(final ConnectionEvent event) {
-        for (final ProtocolConnection connection : connections) {
-            if (connection.queuePair() == event.queuePair()) {
+        for (final Served entry : served) {
+            if (entry.connection.queuePair() == event.queuePair()) {
                 return true;
             }
         }
@@ -265,9 +415,23 @@ public final class EventLoop implements Agent {
     public int doWork() {
         int work = runTasks(tasks.size() + 16);
         final long now = System.nanoTime();
-        final ProtocolConnection[] current = connections;
-        for (final ProtocolConnection connection : current) {
-            work += connection.doWork(now);
+        if (doorbells != null) {
+            work += ringDoorbells(now);
+        }
+        for (int i = 0; i < polledCount; ) {
+            final Served entry = polled[i];
+            final int done = entry.connection.doWork(now);
+            work += done;
+            if (done > 0) {
+                entry.idleCycles = 0;
+            } else if (entry.doorbell >= 0 && !entry.closing && ++entry.idleCycles >= PARK_AFTER_IDLE_CYCLES
+                && entry.connection.park()) {
+                unpoll(entry); // another connection took its place: look at index i again
+                parked++;
+                entry.wakeTimer = schedule(entry.connection.wakeDeadline(), entry.wake);
+                continue;
+            }
+            i++;
         }
         if (closing.length > 0) {
             work += closeFlushed(now);
@@ -320,12 +484,28 @@ public final class EventLoop implements Agent {
     }
 
     private void remove(final ProtocolConnection connection) {
-        for (int i = 0; i < connections.length; i++) {
-            if (connections[i] == connection) {
-                final ProtocolConnection[] fewer = new ProtocolConnection[connections.length - 1];
-                System.arraycopy(connections, 0, fewer, 0, i);
-                System.arraycopy(connections, i + 1, fewer, i, connections.length - i - 1);
-                connections = fewer;
+        for (int i = 0; i < served.length; i++) {
+            final Served entry = served[i];
+            if (entry.connection == connection) {
+                if (entry.polledIndex >= 0) {
+                    unpoll(entry);
+                } else {
+                    parked--;
+                }
+                if (entry.wakeTimer >= 0) {
+                    cancel(entry.wakeTimer);
+                    entry.wakeTimer = -1;
+                }
+                if (entry.doorbell >= 0) {
+                    doorbells.release(entry.doorbell);
+                    if (doorbells.inUse() == 0) { // the page goes with the last connection that used it
+                        closeDoorbells();
+                    }
+                }
+                final Served[] fewer = new Served[served.length - 1];
+                System.arraycopy(served, 0, fewer, 0, i);
+                System.arraycopy(served, i + 1, fewer, i, served.length - i - 1);
+                served = fewer;
                 return;
             }
         }
@@ -352,15 +532,19 @@ public final class EventLoop implements Agent {
             remove(entry.connection);
             entry.after.run();
         }
-        for (final ProtocolConnection connection : connections) {
+        for (final Served entry : served) {
             try {
-                connection.close();
+                entry.connection.close();
             } catch (final RuntimeException ex) {
                 errors.onError(ex);
             }
         }
-        connections = new ProtocolConnection[0];
+        served = new Served[0];
+        parked = 0;
+        Arrays.fill(polled, null);
+        polledCount = 0;
         runTasks(Integer.MAX_VALUE); // what the closes handed over
+        closeDoorbells();
     }
 
     @Override
@@ -370,7 +554,7 @@ public final class EventLoop implements Agent {
 
     @Override
     public String toString() {
-        return "EventLoop{" + name + ", " + connections.length + " connections" + (closed ? ", closed" : "") + '}';
+        return "EventLoop{" + name + ", " + served.length + " connections" + (closed ? ", closed" : "") + '}';
     }
 
     /**

@@ -60,7 +60,7 @@ public final class EventLoopGroup implements AutoCloseable {
         this.loops = new EventLoop[count];
         final Router router = new Router();
         for (int i = 0; i < count; i++) {
-            loops[i] = new EventLoop(THREAD_NAME_PREFIX + name + "-" + i, i, TASK_CAPACITY, errors, router);
+            loops[i] = new EventLoop(THREAD_NAME_PREFIX + name + "-" + i, i, TASK_CAPACITY, errors, router, device);
         }
         if (invoker) {
             invokers = new AgentInvoker[count];
@@ -109,6 +109,15 @@ public final class EventLoopGroup implements AutoCloseable {
     /** @return the loop the next connection is pinned to: the loops in turn */
     public EventLoop next() {
         return loops[Math.floorMod(nextLoop.getAndIncrement(), loops.length)];
+    }
+
+    /** @return how many connections the loops have parked now (a snapshot): idle ones, polled only when woken */
+    public int parkedConnections() {
+        int parked = 0;
+        for (final EventLoop loop : loops) {
+            parked += loop.parkedCount();
+        }
+        return parked;
     }
 
     /** @return how many loops there are */

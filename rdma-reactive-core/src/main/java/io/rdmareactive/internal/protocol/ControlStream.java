@@ -90,43 +90,66 @@ final class ControlStream implements FrameConsumer {
             + frame + " for use " + use + " of stream " + stream + ", which is at use " + streams[stream].use() + ")");
     }
 
-    /** Writes the consumers' requests and cancels into the control stream, as the driver owns it. */
-    int send() {
+    /**
+     * Writes the consumers' requests and cancels into the control stream, as the driver owns it: for the data streams
+     * of {@code active} (one bit per stream, the ones the loop looks at in this cycle), which every request, cancel and
+     * consumer error marks.
+     */
+    int send(final long[] active) {
         int frames = 0;
         final StreamSendRing control = streams[CONTROL_STREAM].sendRing();
-        for (int s = 1; s < maxStreams; s++) {
-            final ProtocolStream stream = streams[s];
-            if (stream.consumerError() != null) {
-                connection.fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " on stream " + s + ": "
-                    + stream.consumerError());
-                return frames;
-            }
-            if (!stream.takeControl()) {
-                continue;
-            }
-            final long n = stream.takenRequest;
-            final boolean cancel = stream.takenCancel;
-            final int use = stream.takenUse;
-            if (n > 0) {
-                final int index = control.claim(RequestNFlyweight.LENGTH - HEADER_LENGTH);
-                if (index < 0) {
-                    stream.returnControl(n, cancel, use); // the control ring is full: next duty cycle
+        for (int w = 0; w < active.length; w++) {
+            long bits = active[w];
+            while (bits != 0) {
+                final int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                if (s == CONTROL_STREAM) {
+                    continue;
+                }
+                final int sent = send(control, s);
+                if (sent < 0) {
                     return frames;
                 }
-                requestNOut.wrap(control.buffer(), index - HEADER_LENGTH).write(s, use, n);
-                control.commit(FrameHeaderFlyweight.REQUEST_N, (byte) 0);
-                frames++;
+                frames += sent;
             }
-            if (cancel) {
-                final int index = control.claim(StreamControlFlyweight.LENGTH - HEADER_LENGTH);
-                if (index < 0) {
-                    stream.returnControl(0, true, use);
-                    return frames;
-                }
-                cancelOut.wrap(control.buffer(), index - HEADER_LENGTH).write(FrameHeaderFlyweight.CANCEL, s, use);
-                control.commit(FrameHeaderFlyweight.CANCEL, (byte) 0);
-                frames++;
+        }
+        return frames;
+    }
+
+    /** @return frames written for stream {@code s}, or -1 to stop (the control ring is full, or the connection failed) */
+    private int send(final StreamSendRing control, final int s) {
+        final ProtocolStream stream = streams[s];
+        if (stream.consumerError() != null) {
+            connection.fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " on stream " + s + ": "
+                + stream.consumerError());
+            return -1;
+        }
+        if (!stream.takeControl()) {
+            return 0;
+        }
+        int frames = 0;
+        final long n = stream.takenRequest;
+        final boolean cancel = stream.takenCancel;
+        final int use = stream.takenUse;
+        if (n > 0) {
+            final int index = control.claim(RequestNFlyweight.LENGTH - HEADER_LENGTH);
+            if (index < 0) {
+                stream.returnControl(n, cancel, use); // the control ring is full: next duty cycle
+                return -1;
             }
+            requestNOut.wrap(control.buffer(), index - HEADER_LENGTH).write(s, use, n);
+            control.commit(FrameHeaderFlyweight.REQUEST_N, (byte) 0);
+            frames++;
+        }
+        if (cancel) {
+            final int index = control.claim(StreamControlFlyweight.LENGTH - HEADER_LENGTH);
+            if (index < 0) {
+                stream.returnControl(0, true, use);
+                return -1;
+            }
+            cancelOut.wrap(control.buffer(), index - HEADER_LENGTH).write(FrameHeaderFlyweight.CANCEL, s, use);
+            control.commit(FrameHeaderFlyweight.CANCEL, (byte) 0);
+            frames++;
         }
         return frames;
     }

@@ -113,7 +113,7 @@ public final class HandshakeFlyweight {
     /** "RRP1" read as a little-endian int. */
     public static final int MAGIC = 0x31505252;
     /** The protocol version this side speaks. */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     /** The fewest stream slots. */
     public static final int MIN_STREAMS = 2;
     /** The most stream slots: as many as an immediate can name. */
@@ -146,6 +146,13 @@ public final class HandshakeFlyweight {
      * the frames; data streams only.
      */
     public static final int PUBLISHED_OFFSET = 48;
+    /**
+     * Offset in credit line 0 of the look-flag, with direct peer access: the peer sets it to 1 after it publishes or
+     * posts, whenever it finds it 0 (and then rings this side's doorbell, see the connection layout); this side clears
+     * it before it reads the published positions, and reads them only when it was set, so that an idle connection costs
+     * its loop one read.
+     */
+    public static final int LOOK_FLAG_OFFSET = PUBLISHED_OFFSET;
 
     private DirectBuffer buffer;
     private int offset;

@@ -42,6 +42,19 @@ final class Liveness {
         lastCycleNanos = now;
     }
 
+    /**
+     * The loop polls the connection again after it parked it: the time parked was no pause of this side (a parked
+     * connection is woken for the peer's words and for its own deadlines, {@link #nextDeadline()}).
+     */
+    void resume(final long now) {
+        lastCycleNanos = now;
+    }
+
+    /** @return when a parked connection must be looked at again: a keepalive due, or the peer's silence too long */
+    long nextDeadline() {
+        return Math.min(lastSentNanos + keepaliveNanos, lastReceivedNanos + timeoutNanos) + 1;
+    }
+
     /** A word from the peer arrived. */
     void onReceived(final long now) {
         lastReceivedNanos = now;

@@ -59,6 +59,24 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     /** The peer may publish data straight into this side's rings: poll the published positions. */
     private final boolean pollPublished;
     private final Liveness liveness;
+    /** The streams producers and consumers touched since the loop last looked. */
+    private final StreamMarks marks;
+    /**
+     * The streams the loop looks at in this duty cycle, one bit each (loop only): the marked ones, the ones that
+     * completions or published positions concern, and the ones it still watches (bytes not posted or not credited
+     * yet, credit not returned yet). A connection's cycle costs in proportion to these, not to its stream slots.
+     */
+    private final long[] active;
+    /** Direct peer access: look at every published position in the next cycle (at start; the look-flag was set). */
+    private boolean scanPublished = true;
+    /** Direct peer access: how this side tells the peer's loop to look; null without. */
+    private final PeerDoorbell peerDoorbell;
+    /** Direct peer access: the peer's lines, mapped here (its doorbell's description, this side's acknowledgement). */
+    private final AtomicBuffer peerLines;
+    /** The peer's doorbell description was unusable: it is not rung, and the peer never parks this connection. */
+    private boolean peerDoorbellUnusable;
+    /** This side's doorbell in its loop's page, or -1 (loop). */
+    private int doorbell = -1;
 
     private long nowNanos;
     private long receivesPosted;
@@ -115,16 +133,23 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         this.streams = new ProtocolStream[maxStreams];
         this.control = new ControlStream(this, streams);
         this.liveness = new Liveness(options);
+        this.marks = new StreamMarks(maxStreams);
+        this.active = new long[marks.wordCount()];
+        // direct: the peer's look-flag is line 0's published word (the control stream is never published)
+        this.peerLines = peerBase == 0 ? null
+            : new UnsafeBuffer(peerBase + linesOffset, maxStreams * ConnectionLayout.LINE);
+        this.peerDoorbell = peerBase == 0 ? null
+            : new PeerDoorbell(new UnsafeBuffer(peerLines, ConnectionLayout.LOOK_FLAG_OFFSET, Long.BYTES));
         for (int s = 0; s < maxStreams; s++) {
             final long ring = ConnectionLayout.ringOffset(s, ringCapacity);
             final UnsafeBuffer creditLine = new UnsafeBuffer(lines, s * ConnectionLayout.LINE, ConnectionLayout.LINE);
             final StreamSendRing sendRing = s > 0 && peerBase != 0
                 ? new StreamSendRing(new UnsafeBuffer(peerBase + ring, ringCapacity), creditLine,
                     new UnsafeBuffer(peerBase + linesOffset + (long) s * ConnectionLayout.LINE
-                        + ConnectionLayout.PUBLISHED_OFFSET, Long.BYTES))
-                : new StreamSendRing(new UnsafeBuffer(local.address() + ring, ringCapacity), creditLine);
+                        + ConnectionLayout.PUBLISHED_OFFSET, Long.BYTES), this.peerDoorbell, marks, s)
+                : new StreamSendRing(new UnsafeBuffer(local.address() + ring, ringCapacity), creditLine, marks, s);
             streams[s] = new ProtocolStream(s, maxStreams, sendRing,
-                new StreamReceiveRing(new UnsafeBuffer(remote.address() + ring, ringCapacity), s, maxStreams));
+                new StreamReceiveRing(new UnsafeBuffer(remote.address() + ring, ringCapacity), s, maxStreams), marks);
         }
         this.maxOutstandingSends = sendDepth(maxStreams) - 4;
         this.sendIdsDue = new long[Integer.highestOneBit(maxOutstandingSends) << 1];
@@ -310,26 +335,26 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             }
             return work;
         }
-        if (pollPublished) {
+        if (pollPublished && (scanPublished || doorbellRung())) {
+            scanPublished = false;
             work += pollPublished();
             if (isTerminated()) {
                 return work;
             }
         }
-        work += control.drain();
-        for (int s = 0; s < maxStreams; s++) { // the control stream too: a corrupted one would stall every stream
-            if (streams[s].receiveRing().isCorrupted()) {
-                fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " on stream " + s
-                    + " (a checked frame changed before it was read)");
-                return work;
-            }
+        takeMarks();
+        work += control.drain(); // two reads when nothing arrived: a test or a peer may advance it without a completion
+        if (checkCorruption()) {
+            return work;
         }
         activity.onPolled(); // the streams drain what arrived and commit their answers, posted below
+        takeMarks();
         if (receivesToRepost >= RECEIVE_DEPTH / 4) {
             repostReceives();
             work++;
         }
-        work += control.send();
+        work += control.send(active);
+        takeMarks(); // the control stream's own frames
         sends.clear();
         work += sendData();
         work += returnCredit();
@@ -339,6 +364,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 staging.addressOffset() + ConnectionLayout.GRANT_OFFSET, CheckedWord.LENGTH,
                 ConnectionLayout.lineOffset(0, maxStreams, ringCapacity) + ConnectionLayout.GRANT_OFFSET);
             grantPending = false;
+            work++;
         }
         if (sends.count() > 0) {
             final int status = queuePair.postSend(sends);
@@ -346,7 +372,14 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 fail("posting to the queue pair failed: " + PostStatus.name(status));
                 return work;
             }
+            if (peerDoorbell != null) {
+                peerDoorbell.ring(); // what was posted lands in the peer's memory and completion queue: it looks
+            }
         }
+        if (peerDoorbell != null && !peerDoorbell.isMapped() && !peerDoorbellUnusable) {
+            mapPeerDoorbell();
+        }
+        keepWatching();
         final String silence = liveness.check(now);
         if (silence != null) {
             fail(silence);
@@ -357,6 +390,167 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             liveness.onSent(now);
         }
         return work;
+    }
+
+    // ------------------------------------------------------------------------------------------------ parking
+
+    /**
+     * Gives the connection its doorbell in its loop's page (the loop, before it may park it; direct peer access only):
+     * described in this side's line 1 for the peer, which maps the page and acknowledges.
+     */
+    public void doorbell(final Doorbells doorbells, final int number) {
+        doorbell = number;
+        marks.doorbell(doorbells.page(), number);
+        lines.putLong(ConnectionLayout.DOORBELL_ADDRESS_OFFSET, doorbells.region().address());
+        lines.putInt(ConnectionLayout.DOORBELL_KEY_OFFSET, doorbells.region().rkey());
+        lines.putIntVolatile(ConnectionLayout.DOORBELL_NUMBER_OFFSET, number + 1);
+    }
+
+    /** @return true if the connection uses direct peer access, and so may be parked once it has a doorbell */
+    public boolean mayUseDoorbell() {
+        return pollPublished && peerDoorbell != null;
+    }
+
+    /**
+     * The peer described its doorbell in its line 1: map its page here (once, on the loop) and acknowledge, so that the
+     * peer may park the connection from now on. A description that does not map (a hostile or broken peer) is given
+     * up: then this side never rings, and the peer never parks.
+     */
+    private void mapPeerDoorbell() {
+        final int number = peerLines.getIntVolatile(ConnectionLayout.DOORBELL_NUMBER_OFFSET) - 1;
+        if (number < 0) {
+            return; // not yet described
+        }
+        final long address = peerLines.getLong(ConnectionLayout.DOORBELL_ADDRESS_OFFSET);
+        final int key = peerLines.getInt(ConnectionLayout.DOORBELL_KEY_OFFSET);
+        final long mapped = number < Doorbells.CAPACITY
+            ? queuePair.peerMemoryAddress(address, Doorbells.LENGTH, key) : 0;
+        if (mapped == 0) {
+            peerDoorbellUnusable = true;
+            return;
+        }
+        peerDoorbell.mapped(new UnsafeBuffer(mapped, Doorbells.LENGTH), number);
+        peerLines.putIntVolatile(ConnectionLayout.DOORBELL_ACK_OFFSET, number + 1);
+    }
+
+    /**
+     * The loop would stop polling the connection (after duty cycles without work): it may when it has a doorbell the
+     * peer acknowledged, nothing is in flight or watched, the layer above has nothing noted, and, once the marks ring
+     * the doorbell from now on, no stream was marked and the peer's look-flag is clear. From then on the connection
+     * is polled again when its doorbell rings (a mark on this side, a write of the peer), at {@link #wakeDeadline()},
+     * or for a device event.
+     *
+     * @return true if parked
+     */
+    public boolean park() {
+        if (doorbell < 0 || lines.getIntVolatile(ConnectionLayout.DOORBELL_ACK_OFFSET) != doorbell + 1
+            || isTerminated() || peerClosing || flushedSinceNanos != 0 || outstandingSends != 0 || grantPending
+            || !activity.isIdle()) {
+            return false;
+        }
+        for (final long word : active) {
+            if (word != 0) {
+                return false;
+            }
+        }
+        if (!marks.park()) {
+            return false;
+        }
+        if (lines.getLongVolatile(ConnectionLayout.LOOK_FLAG_OFFSET) != 0) { // the peer wrote: look first
+            marks.unpark();
+            return false;
+        }
+        return true;
+    }
+
+    /** The loop polls the connection again (loop). */
+    public void unpark(final long now) {
+        marks.unpark();
+        liveness.resume(now);
+    }
+
+    /** @return when a parked connection must be polled again ({@link System#nanoTime()}): a keepalive, a silence */
+    public long wakeDeadline() {
+        return liveness.nextDeadline();
+    }
+
+    /** @return true if the loop looks at stream {@code s} in this cycle */
+    private boolean isActive(final int s) {
+        return (active[s >>> 6] & (1L << s)) != 0;
+    }
+
+    /** The loop looks at stream {@code s} in this cycle (and the next, while it has work). */
+    private void activate(final int s) {
+        active[s >>> 6] |= 1L << s;
+    }
+
+    /** Adds the streams producers and consumers marked since the last look. */
+    private void takeMarks() {
+        for (int w = 0; w < active.length; w++) {
+            active[w] |= marks.take(w);
+        }
+    }
+
+    /**
+     * After the posts: the loop keeps looking at the streams that still have work of their own (bytes not posted or
+     * not yet credited by the peer, credit not yet returned); the others drop out until a mark, a completion or a
+     * published position brings them back.
+     */
+    private void keepWatching() {
+        for (int w = 0; w < active.length; w++) {
+            long bits = active[w];
+            long keep = 0;
+            while (bits != 0) {
+                final int bit = Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                final ProtocolStream stream = streams[(w << 6) + bit];
+                if (stream.sendRing().isBusy() || stream.receiveRing().hasCreditToReturn()
+                    || stream.hasControlPending()) {
+                    keep |= 1L << bit;
+                }
+            }
+            active[w] = keep;
+        }
+    }
+
+    /**
+     * A consumer found a checked frame rewritten (its stream was marked): the connection ends. The control stream
+     * too, as a corrupted one would stall every stream.
+     *
+     * @return true if the connection failed
+     */
+    private boolean checkCorruption() {
+        if (streams[ProtocolStream.CONTROL_STREAM].receiveRing().isCorrupted()) { // the loop reads it: no mark
+            fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " on stream 0"
+                + " (a checked frame changed before it was read)");
+            return true;
+        }
+        for (int w = 0; w < active.length; w++) {
+            long bits = active[w];
+            while (bits != 0) {
+                final int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                if (streams[s].receiveRing().isCorrupted()) {
+                    fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " on stream " + s
+                        + " (a checked frame changed before it was read)");
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Direct peer access: whether the peer's producers rang this connection's doorbell (line 0's published word,
+     * set after a publish whenever they find it clear). Clearing it is a full fence before the published positions
+     * are read, so a publish that found it still set is seen in this look.
+     */
+    private boolean doorbellRung() {
+        if (lines.getLongVolatile(ConnectionLayout.LOOK_FLAG_OFFSET) == 0) {
+            return false;
+        }
+        lines.putLongVolatile(ConnectionLayout.LOOK_FLAG_OFFSET, 0);
+        return true;
     }
 
     /**
@@ -387,6 +581,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 return work;
             }
             liveness.onReceived(nowNanos);
+            activate(s);
             activity.onFramesArrived(s);
             work++;
         }
@@ -394,73 +589,109 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     }
 
     private int sendData() {
-        final long grant = CheckedWord.read(lines, ConnectionLayout.GRANT_OFFSET);
-        if (grant != CheckedWord.TORN) { // torn: caught mid-write, the grant stays as it was until the next cycle
-            if (grant < grantFromPeer) {
-                fail(ProtocolError.describe(ProtocolError.CREDIT_BACKWARDS) + " (its receive grant)");
-                return 0;
-            }
-            grantFromPeer = grant;
-        }
         int work = 0;
-        for (int s = 0; s < maxStreams; s++) {
-            final StreamSendRing ring = streams[s].sendRing();
-            final long creditBefore = ring.creditedPosition();
-            final int credit = ring.refreshCredit();
-            if (credit != ProtocolError.NONE) {
-                fail(ProtocolError.describe(credit) + " on stream " + s);
-                return work;
-            }
-            if (s > 0 && ring.creditedPosition() != creditBefore) {
-                activity.onProducerReady(s);
-            }
-            final long producer = ring.producerPosition();
-            final long sent = ring.sentPosition();
-            if (ring.isDirect()) {
-                if (producer != sent) { // already in the peer's ring: nothing to post, the peer saw it published
-                    ring.sentTo(producer);
-                    liveness.onSent(nowNanos);
-                    work++;
+        for (int w = 0; w < active.length; w++) {
+            long bits = active[w];
+            while (bits != 0) {
+                final int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                final int sent = sendData(s);
+                if (sent < 0) {
+                    return work;
                 }
-                continue;
+                work += sent;
             }
-            if (producer == sent || immediatesPosted >= grantFromPeer || !room(2)) {
-                continue;
-            }
-            final long ringBase = ConnectionLayout.ringOffset(s, ringCapacity);
-            final int index = (int) (sent & (ringCapacity - 1));
-            final int pending = (int) (producer - sent);
-            final int first = Math.min(pending, ringCapacity - index);
-            if (first < pending) {
-                addWrite(KIND_DATA | ((long) s << 48) | ((sent + first) & POSITION_MASK),
-                    local.address() + ringBase + index, first, ringBase + index);
-                addWriteWithImmediate(s, producer, local.address() + ringBase, pending - first, ringBase, pending);
-            } else {
-                addWriteWithImmediate(s, producer, local.address() + ringBase + index, first, ringBase + index,
-                    pending);
-            }
-            ring.sentTo(producer);
-            immediatesPosted++;
-            liveness.onSent(nowNanos); // only writes with an immediate tell the peer this side is alive
-            work++;
         }
         return work;
     }
 
+    /** Reads the peer's receive grant for this side's writes with an immediate. @return false if it failed */
+    private boolean refreshGrant() {
+        final long grant = CheckedWord.read(lines, ConnectionLayout.GRANT_OFFSET);
+        if (grant != CheckedWord.TORN) { // torn: caught mid-write, the grant stays as it was until the next cycle
+            if (grant < grantFromPeer) {
+                fail(ProtocolError.describe(ProtocolError.CREDIT_BACKWARDS) + " (its receive grant)");
+                return false;
+            }
+            grantFromPeer = grant;
+        }
+        return true;
+    }
+
+    /**
+     * Stream {@code s}'s credit, and its committed bytes posted (or, direct, recorded as sent).
+     *
+     * @return work done, or -1 if the connection failed
+     */
+    private int sendData(final int s) {
+        final StreamSendRing ring = streams[s].sendRing();
+        final long creditBefore = ring.creditedPosition();
+        final int credit = ring.refreshCredit();
+        if (credit != ProtocolError.NONE) {
+            fail(ProtocolError.describe(credit) + " on stream " + s);
+            return -1;
+        }
+        if (s > 0 && ring.creditedPosition() != creditBefore) {
+            activity.onProducerReady(s);
+        }
+        final long producer = ring.producerPosition();
+        final long sent = ring.sentPosition();
+        if (ring.isDirect()) {
+            if (producer != sent) { // already in the peer's ring: nothing to post, the peer saw it published
+                ring.sentTo(producer);
+                liveness.onSent(nowNanos);
+                return 1;
+            }
+            return 0;
+        }
+        if (producer == sent || !room(2)) {
+            return 0;
+        }
+        if (immediatesPosted >= grantFromPeer && (!refreshGrant() || immediatesPosted >= grantFromPeer)) {
+            return isTerminated() ? -1 : 0;
+        }
+        final long ringBase = ConnectionLayout.ringOffset(s, ringCapacity);
+        final int index = (int) (sent & (ringCapacity - 1));
+        final int pending = (int) (producer - sent);
+        final int first = Math.min(pending, ringCapacity - index);
+        if (first < pending) {
+            addWrite(KIND_DATA | ((long) s << 48) | ((sent + first) & POSITION_MASK),
+                local.address() + ringBase + index, first, ringBase + index);
+            addWriteWithImmediate(s, producer, local.address() + ringBase, pending - first, ringBase, pending);
+        } else {
+            addWriteWithImmediate(s, producer, local.address() + ringBase + index, first, ringBase + index,
+                pending);
+        }
+        ring.sentTo(producer);
+        immediatesPosted++;
+        liveness.onSent(nowNanos); // only writes with an immediate tell the peer this side is alive
+        return 1;
+    }
+
     private int returnCredit() {
         int work = 0;
-        for (int s = 0; s < maxStreams && room(1); s++) {
-            final long consumed = streams[s].receiveRing().creditToReturn();
-            if (consumed >= 0) {
-                final int line = s * ConnectionLayout.LINE;
-                CheckedWord.write(staging, line + ConnectionLayout.CONSUMED_OFFSET, consumed);
-                addWrite(KIND_CREDIT | ((long) s << 48) | (sendsAdded & POSITION_MASK),
-                    staging.addressOffset() + line, CheckedWord.LENGTH,
-                    ConnectionLayout.lineOffset(s, maxStreams, ringCapacity) + ConnectionLayout.CONSUMED_OFFSET);
-                work++;
+        for (int w = 0; w < active.length; w++) {
+            long bits = active[w];
+            while (bits != 0 && room(1)) {
+                final int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                work += returnCredit(s);
             }
         }
         return work;
+    }
+
+    private int returnCredit(final int s) {
+        final long consumed = streams[s].receiveRing().creditToReturn();
+        if (consumed < 0) {
+            return 0;
+        }
+        final int line = s * ConnectionLayout.LINE;
+        CheckedWord.write(staging, line + ConnectionLayout.CONSUMED_OFFSET, consumed);
+        addWrite(KIND_CREDIT | ((long) s << 48) | (sendsAdded & POSITION_MASK),
+            staging.addressOffset() + line, CheckedWord.LENGTH,
+            ConnectionLayout.lineOffset(s, maxStreams, ringCapacity) + ConnectionLayout.CONSUMED_OFFSET);
+        return 1;
     }
 
     private boolean room(final int requests) {
@@ -537,7 +768,10 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             final int code = ring.onAdvance(ImmediateCodec.advance(immediate));
             if (code != ProtocolError.NONE) {
                 fail(ProtocolError.describe(code, ring.frameCheck()) + " on stream " + stream);
-            } else if (stream > 0) {
+                return;
+            }
+            activate(stream);
+            if (stream > 0) {
                 activity.onFramesArrived(stream);
             }
             return;
@@ -557,6 +791,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             // rebuild the 64-bit position from its low 48 bits, near what was sent
             final long position = (sent & ~POSITION_MASK) | (wrId & POSITION_MASK);
             ring.completedTo(position > sent ? position - (1L << 48) : position);
+            activate(stream);
             if (stream > 0) {
                 activity.onProducerReady(stream);
             }
@@ -608,7 +843,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             return; // the peer is gone or going: nothing would land, and its flushed writes would never complete
         }
         sends.clear();
-        returnCredit();
+        for (int s = 0; s < maxStreams && room(1); s++) {
+            returnCredit(s);
+        }
         if (room(1)) {
             CheckedWord.write(staging, ConnectionLayout.GOODBYE_OFFSET, GOODBYE);
             addWrite(KIND_GRANT | (sendsAdded & POSITION_MASK),

@@ -56,8 +56,17 @@ public final class ProtocolStream {
     private final StreamControlFlyweight completeIn = new StreamControlFlyweight();
     private final OpenFrameFlyweight openIn = new OpenFrameFlyweight();
 
+    /** Where this stream tells its connection's loop that it has work (requests, cancels, consumed bytes). */
+    private final StreamMarks marks;
+
     ProtocolStream(final int id, final int maxStreams, final StreamSendRing sendRing,
                    final StreamReceiveRing receiveRing) {
+        this(id, maxStreams, sendRing, receiveRing, new StreamMarks(maxStreams));
+    }
+
+    ProtocolStream(final int id, final int maxStreams, final StreamSendRing sendRing,
+                   final StreamReceiveRing receiveRing, final StreamMarks marks) {
+        this.marks = marks;
         this.id = id;
         this.maxStreams = maxStreams;
         this.sendRing = sendRing;
@@ -166,6 +175,7 @@ public final class ProtocolStream {
             throw new IllegalArgumentException("request(n) needs n > 0: " + n);
         }
         requested.getAndAccumulate(n, ProtocolStream::addCapped);
+        marks.mark(id);
     }
 
     /** @return messages the peer asked for and not yet sent: the most the producer may take from upstream */
@@ -181,6 +191,7 @@ public final class ProtocolStream {
     /** The consumer wants no more; the driver tells the peer. */
     public void cancel() {
         cancelRequested.set(true);
+        marks.mark(id);
     }
 
     /** @return true once the peer's consumer cancelled: the producer stops */
@@ -193,6 +204,7 @@ public final class ProtocolStream {
         if (consumerError == null) {
             consumerError = error;
         }
+        marks.mark(id);
     }
 
     String consumerError() {
@@ -216,6 +228,11 @@ public final class ProtocolStream {
         return takeControlLocked();
     }
 
+    /** @return true while a request or cancel waits to be sent (the loop keeps looking at the stream) */
+    boolean hasControlPending() {
+        return requested.get() != 0 || cancelRequested.get();
+    }
+
     private synchronized boolean takeControlLocked() {
         takenRequest = requested.getAndSet(0);
         takenCancel = cancelRequested.getAndSet(false);
@@ -225,6 +242,7 @@ public final class ProtocolStream {
 
     /** Driver: the control ring was full; what was taken goes back, unless its use is over. */
     synchronized void returnControl(final long n, final boolean cancel, final int ofUse) {
+        marks.mark(id); // look again in the next cycle
         if (ofUse == use) {
             if (n > 0) {
                 requested.getAndAccumulate(n, ProtocolStream::addCapped);
@@ -301,12 +319,20 @@ public final class ProtocolStream {
      * @return true if a frame was handed over
      */
     public boolean poll(final FrameConsumer consumer) {
-        return receiveRing.poll(consumer);
+        final boolean polled = receiveRing.poll(consumer);
+        if (receiveRing.creditDue() || receiveRing.isCorrupted()) {
+            marks.mark(id); // credit to return, or a rewritten frame to end the connection for: the loop looks
+        }
+        return polled;
     }
 
     /** @return the type of the next frame for the consumer, or -1 if none has arrived */
     public int peekType() {
-        return receiveRing.peekType();
+        final int type = receiveRing.peekType();
+        if (type < 0 && receiveRing.isCorrupted()) {
+            marks.mark(id);
+        }
+        return type;
     }
 
     /**

@@ -25,6 +25,14 @@ public interface StreamActivity {
     default void onPolled() {
     }
 
+    /**
+     * @return true when the layer above has nothing noted to drain: the loop may park the connection (its next word
+     *     from either side wakes it)
+     */
+    default boolean isIdle() {
+        return true;
+    }
+
     /** Does nothing. */
     StreamActivity NONE = new StreamActivity() {
         @Override

@@ -206,6 +206,23 @@ final class StreamReceiveRing {
         return -1;
     }
 
+    /** @return true if {@link #creditToReturn()} would return a position now (driver; changes nothing) */
+    boolean hasCreditToReturn() {
+        final long now = consumed.getAcquire();
+        return now > returned && (now - returned >= capacity / 4 || now == parsed);
+    }
+
+    /**
+     * @return true if what the consumer consumed is worth returning as credit now (consumer thread): a quarter of the
+     *     ring since the last return, or everything checked. It reads the driver's last return without a fence; a stale
+     *     value only makes it answer true more often
+     */
+    boolean creditDue() {
+        final long now = consumed.getPlain();
+        final long last = returned;
+        return now > last && (now - last >= capacity / 4 || now == parsedPublished.getAcquire());
+    }
+
     long receivedPosition() {
         return received;
     }

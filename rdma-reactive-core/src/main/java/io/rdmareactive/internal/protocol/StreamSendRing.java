@@ -36,6 +36,11 @@ final class StreamSendRing {
     private final AtomicBuffer creditLine;
     /** With direct peer access: the peer's word this ring publishes its committed position to; else null. */
     private final AtomicBuffer publishLine;
+    /** With direct peer access: how a publish tells the peer's loop to look; else null. */
+    private final PeerDoorbell peer;
+    /** Where a commit tells the connection's loop that this stream has work; null for a ring on its own (tests). */
+    private final StreamMarks marks;
+    private final int streamId;
 
     // producer's own state
     private long claimEnd;
@@ -56,7 +61,18 @@ final class StreamSendRing {
      * @param creditLine where the peer RDMA-writes its consumed position (a {@link CheckedWord} at offset 0)
      */
     StreamSendRing(final AtomicBuffer ring, final AtomicBuffer creditLine) {
-        this(ring, creditLine, null);
+        this(ring, creditLine, null, null, null, 0);
+    }
+
+    /**
+     * A ring whose commits mark its stream for the connection's loop.
+     *
+     * @param marks    the connection's marks
+     * @param streamId the stream this ring sends
+     */
+    StreamSendRing(final AtomicBuffer ring, final AtomicBuffer creditLine, final StreamMarks marks,
+                   final int streamId) {
+        this(ring, creditLine, null, null, marks, streamId);
     }
 
     /**
@@ -66,9 +82,17 @@ final class StreamSendRing {
      * @param ring        the peer's receive ring, mapped here
      * @param creditLine  where the peer writes its consumed position
      * @param publishLine the peer's word for this ring's committed position (a long at offset 0), or null to post
+     * @param peer        how a publish tells the peer's loop to look at this connection; null without
+     *                    {@code publishLine}
+     * @param marks       the connection's marks, or null for a ring on its own
+     * @param streamId    the stream this ring sends
      */
-    StreamSendRing(final AtomicBuffer ring, final AtomicBuffer creditLine, final AtomicBuffer publishLine) {
+    StreamSendRing(final AtomicBuffer ring, final AtomicBuffer creditLine, final AtomicBuffer publishLine,
+                   final PeerDoorbell peer, final StreamMarks marks, final int streamId) {
         this.publishLine = publishLine;
+        this.peer = peer;
+        this.marks = marks;
+        this.streamId = streamId;
         if (publishLine != null) {
             completed = Long.MAX_VALUE; // nothing for an adapter to finish reading
         }
@@ -150,6 +174,12 @@ final class StreamSendRing {
         if (publishLine != null) {
             publishLine.putLongRelease(0, claimEnd); // the frame's bytes are in the peer's ring before this
         }
+        if (marks != null) {
+            marks.mark(streamId); // a full fence first: the positions above are visible before the marks are read
+        }
+        if (peer != null) {
+            peer.ring(); // the peer's loop looks at this connection again
+        }
     }
 
     /** @return true if commits publish straight into the peer's memory (direct peer access) */
@@ -224,6 +254,15 @@ final class StreamSendRing {
 
     long creditedPosition() {
         return credited;
+    }
+
+    /**
+     * @return true while the loop must keep looking at this ring (driver): committed bytes wait to be posted, or the
+     *     peer has not yet consumed everything committed (its credit is polled until it has)
+     */
+    boolean isBusy() {
+        final long position = producer.getAcquire();
+        return position != sent || position != credited;
     }
 
     private void publishReleased() {

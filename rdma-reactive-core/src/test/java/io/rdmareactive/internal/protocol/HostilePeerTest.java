@@ -155,6 +155,12 @@ class HostilePeerTest {
                     .immediate(rawImmediate(attack.stream, attack.advance));
             }
             rogue.postSend(send);
+            if (attack.stream < 0) {
+                // a stream's credit is read while it waits for some: the victim sends one frame on stream 1
+                final ProtocolStream sending = victim.stream(1);
+                sending.claim(8);
+                sending.commit(ProtocolStream.WHOLE);
+            }
 
             for (int i = 0; i < 1000 && victim.error() == null; i++) {
                 victim.doWork(System.nanoTime());

@@ -1,0 +1,127 @@
+package io.rdmareactive.internal.protocol;
+
+import io.rdmareactive.spi.Access;
+import io.rdmareactive.spi.MemoryRegion;
+import io.rdmareactive.spi.RdmaDevice;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One event loop's doorbells: a page of registered memory holding one bit per connection the loop may stop polling
+ * (a parked connection, see {@link ProtocolConnection#park()}). Whoever gives a parked connection work rings its bit:
+ * a thread of this process that commits on it or consumes from it, or the peer, whose producers and loop write straight
+ * into this page (direct peer access: the page is a region the peer maps like the rings). The loop reads the page's
+ * words in use once per duty cycle, a few cache lines for thousands of connections, and polls again the connections
+ * whose bit it finds set; a parked connection costs it nothing else.
+ *
+ * <p>A bit is set with a compare-and-set loop on its word, which works across processes on shared memory; the loop
+ * takes a word with one atomic swap. A bit set by a peer that has no business there only makes the loop look at a
+ * connection with nothing to do.
+ */
+public final class Doorbells implements AutoCloseable {
+
+    /** The page's length: 32,768 doorbells. */
+    public static final int LENGTH = 4096;
+    /** The most doorbells one page holds. */
+    public static final int CAPACITY = LENGTH * Byte.SIZE;
+
+    private final MemoryRegion region;
+    private final AtomicBuffer page;
+    private final Object[] owners = new Object[CAPACITY];
+    private final int[] free = new int[CAPACITY];
+    private int freeCount;
+    private int nextUnused;
+    /** Words from the first to the last doorbell in use (loop only). */
+    private int wordsInUse;
+
+    /** Allocates and registers the page on {@code device} (the peer writes it). */
+    public Doorbells(final RdmaDevice device) {
+        this.region = device.allocateRegion(LENGTH, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        this.page = new UnsafeBuffer(region.address(), LENGTH);
+        page.setMemory(0, LENGTH, (byte) 0);
+    }
+
+    /** @return the page's registered region, which a connection describes to its peer */
+    MemoryRegion region() {
+        return region;
+    }
+
+    /** @return the page, for ringing a doorbell of this process */
+    AtomicBuffer page() {
+        return page;
+    }
+
+    /**
+     * Gives {@code owner} a doorbell (loop).
+     *
+     * @return its number, or -1 when the page is full (the connection is then polled in every cycle)
+     */
+    public int allocate(final Object owner) {
+        final int doorbell;
+        if (freeCount > 0) {
+            doorbell = free[--freeCount];
+        } else if (nextUnused < CAPACITY) {
+            doorbell = nextUnused++;
+        } else {
+            return -1;
+        }
+        owners[doorbell] = owner;
+        wordsInUse = Math.max(wordsInUse, (doorbell >>> 6) + 1);
+        return doorbell;
+    }
+
+    /** Takes a doorbell back (loop); a ring that comes later finds no owner and is ignored. */
+    public void release(final int doorbell) {
+        if (doorbell >= 0 && owners[doorbell] != null) {
+            owners[doorbell] = null;
+            free[freeCount++] = doorbell;
+        }
+    }
+
+    /** @return how many doorbells have an owner */
+    public int inUse() {
+        return nextUnused - freeCount;
+    }
+
+    /** @return the owner of a doorbell, or null */
+    public Object owner(final int doorbell) {
+        return owners[doorbell];
+    }
+
+    /** @return how many words of 64 doorbells the loop reads ({@link #take}) */
+    public int wordsInUse() {
+        return wordsInUse;
+    }
+
+    /**
+     * Takes the doorbells of one word that rang (loop): cleared before their connections are polled, so a ring that
+     * comes while they are is seen in the next cycle.
+     *
+     * @return bit {@code d & 63} for doorbell {@code d} of word {@code d >>> 6}
+     */
+    public long take(final int word) {
+        final int offset = word << 3;
+        if (page.getLongVolatile(offset) == 0) {
+            return 0;
+        }
+        return page.getAndSetLong(offset, 0);
+    }
+
+    /** Rings doorbell {@code doorbell} of {@code page} (any thread, any process mapping it). */
+    static void ring(final AtomicBuffer page, final int doorbell) {
+        final int offset = (doorbell >>> 6) << 3;
+        final long bit = 1L << doorbell;
+        long word;
+        do {
+            word = page.getLongVolatile(offset);
+            if ((word & bit) != 0) {
+                return;
+            }
+        } while (!page.compareAndSetLong(offset, word, word | bit));
+    }
+
+    @Override
+    public void close() {
+        region.close();
+    }
+}

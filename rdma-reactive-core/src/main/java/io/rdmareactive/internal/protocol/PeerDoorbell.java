@@ -1,0 +1,53 @@
+package io.rdmareactive.internal.protocol;
+
+import org.agrona.concurrent.AtomicBuffer;
+
+/**
+ * How this side tells the peer's loop to look at the connection, with direct peer access: the peer's look-flag (line
+ * 0's published word in the peer's region, {@link ConnectionLayout#LOOK_FLAG_OFFSET}), set after every write the peer
+ * must see (a published frame, a post); and, when the flag was clear, the peer's doorbell in its loop's
+ * {@link Doorbells} page, which wakes the connection if the peer parked it.
+ *
+ * <p>The peer's loop parks a connection only after this side acknowledged its doorbell (once the page is mapped here),
+ * and only if the flag is clear after it said it parks; it clears the flag before it reads. So a write is always seen:
+ * the flag was set while the peer looked (it looks again), or the doorbell rings.
+ */
+final class PeerDoorbell {
+
+    private final AtomicBuffer flag;
+    /** The peer's doorbell page, mapped here; null until this side's loop mapped it. */
+    private volatile AtomicBuffer page;
+    private int doorbell;
+
+    /** @param flag the peer's look-flag (a long at offset 0), mapped here */
+    PeerDoorbell(final AtomicBuffer flag) {
+        this.flag = flag;
+    }
+
+    /** The peer's doorbell page is mapped (loop): rings reach it from now on. */
+    void mapped(final AtomicBuffer page, final int doorbell) {
+        this.doorbell = doorbell;
+        this.page = page;
+    }
+
+    /** @return true once the peer's doorbell page is mapped */
+    boolean isMapped() {
+        return page != null;
+    }
+
+    /**
+     * Tells the peer to look (any thread), after the writes it must see: sets its flag when clear, and then rings its
+     * doorbell. Costs a read when the peer has not looked since the last ring.
+     */
+    void ring() {
+        java.lang.invoke.VarHandle.fullFence(); // the writes before are visible before the flag is read
+        if (flag.getLongVolatile(0) != 0) {
+            return;
+        }
+        flag.putLongVolatile(0, 1); // a full fence: the page is read after the flag is visible
+        final AtomicBuffer mappedPage = page;
+        if (mappedPage != null) {
+            Doorbells.ring(mappedPage, doorbell);
+        }
+    }
+}

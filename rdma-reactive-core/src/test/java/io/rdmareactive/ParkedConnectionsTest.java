@@ -1,0 +1,74 @@
+package io.rdmareactive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.rdmareactive.codec.Codecs;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+/**
+ * Idle connections are parked by their loop (it stops polling them) and woken by whatever gives them work: many
+ * connections of one runtime, idle long enough to park, stay alive through several liveness timeouts (a parked
+ * connection still sends its keepalives and hears its peer's), each answers its next request, and each ends when the
+ * server goes away. Waits are bounded; nothing asserts how long anything took.
+ */
+class ParkedConnectionsTest extends RuntimeTestFixture {
+
+    private static final int CONNECTIONS = 40;
+    private static final Duration KEEPALIVE = Duration.ofMillis(100);
+    private static final Duration LIVENESS_TIMEOUT = Duration.ofMillis(500);
+
+    @Test
+    void idleConnectionsParkStayAliveThroughKeepalivesAnswerTheirNextRequestAndEndWithTheirServer() {
+        final RdmaRuntime runtime = track(RdmaRuntime.builder().provider("shm").directory(directory)
+            .idleStrategy("backoff").loops(1).build());
+        final String address = ShmTestSupport.uniqueAddress("parked");
+        final DisposableServer server = track(RdmaServer.create().runOn(runtime).address(address)
+            .liveness(KEEPALIVE, LIVENESS_TIMEOUT)
+            .handleStreams((kind, in, out) -> out.send(in.receive(Codecs.UTF8_STRING).next()
+                .map(String::toUpperCase), Codecs.UTF8_STRING))
+            .bind().block(ShmTestSupport.BOUND));
+        final RdmaClient client = RdmaClient.create().runOn(runtime).address(address)
+            .liveness(KEEPALIVE, LIVENESS_TIMEOUT);
+        final List<Connection> connections = new ArrayList<>();
+        for (int i = 0; i < CONNECTIONS; i++) {
+            connections.add(track(client.connect().block(ShmTestSupport.BOUND)));
+        }
+
+        for (int round = 0; round < 3; round++) {
+            final int r = round;
+            // both sides of every connection park once idle (a few duty cycles)
+            await("round " + round + ": every connection parked").atMost(ShmTestSupport.BOUND)
+                .until(() -> runtime.loops.parkedConnections() == 2 * CONNECTIONS);
+            // idle for more than twice the liveness timeout: keepalives wake them, nothing ends
+            final long idleUntil = System.nanoTime() + 2 * LIVENESS_TIMEOUT.toNanos() + KEEPALIVE.toNanos();
+            await("round " + round + ": idle past the liveness timeout").atMost(ShmTestSupport.BOUND)
+                .pollInterval(Duration.ofMillis(50)).until(() -> System.nanoTime() > idleUntil);
+            for (int i = 0; i < CONNECTIONS; i++) {
+                assertThat(connections.get(i).isDisposed()).as("round %d: connection %d still up", r, i).isFalse();
+            }
+            // every connection answers its next request, the right answer for each
+            final List<String> answers = new ArrayList<>();
+            for (int i = 0; i < CONNECTIONS; i++) {
+                answers.add(connections.get(i).requestResponse("r" + round + "c" + i, Codecs.UTF8_STRING,
+                    Codecs.UTF8_STRING).block(ShmTestSupport.BOUND));
+            }
+            for (int i = 0; i < CONNECTIONS; i++) {
+                assertThat(answers.get(i)).as("round %d: connection %d's answer", r, i)
+                    .isEqualTo(("r" + round + "c" + i).toUpperCase());
+            }
+        }
+
+        await("parked again").atMost(ShmTestSupport.BOUND)
+            .until(() -> runtime.loops.parkedConnections() == 2 * CONNECTIONS);
+        server.dispose();
+        Mono.when(connections.stream().map(c -> c.onDispose().onErrorComplete()).toList())
+            .block(ShmTestSupport.BOUND);
+        assertThat(connections).as("every parked client connection ended with its server")
+            .allMatch(Connection::isDisposed);
+    }
+}
