@@ -7,8 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
@@ -36,9 +34,7 @@ class CountersSnapshotTest {
             assertThat(server.counters()).isEqualTo(RdmaCounters.CLOSED);
             assertThat(connection.counters()).isEqualTo(RdmaCounters.CLOSED);
         } finally {
-            try (Stream<Path> files = Files.walk(directory)) {
-                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
+            ShmTestSupport.deleteDirectory(directory);
         }
     }
 }

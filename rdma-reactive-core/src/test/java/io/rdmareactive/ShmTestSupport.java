@@ -50,10 +50,18 @@ final class ShmTestSupport {
         if (directory == null || !Files.exists(directory)) {
             return;
         }
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (final IOException ex) {
-            throw new UncheckedIOException(ex);
+        // the library may still be removing files of its own (a loop closing a connection): walk again if one vanishes
+        for (int attempt = 1; ; attempt++) {
+            try (Stream<Path> files = Files.walk(directory)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+                return;
+            } catch (final IOException ex) {
+                throw new UncheckedIOException(ex);
+            } catch (final UncheckedIOException ex) {
+                if (attempt == 5 || !(ex.getCause() instanceof java.nio.file.NoSuchFileException)) {
+                    throw ex;
+                }
+            }
         }
     }
 

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** What a sample printed, and a private shared-memory directory for it (short, under /tmp, for socket paths). */
-final class SampleRun implements AutoCloseable {
+public final class SampleRun implements AutoCloseable {
 
     final Path directory;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -48,8 +48,23 @@ final class SampleRun implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        io.rdmareactive.samples.SampleRun.deleteDirectory(directory);
+    }
+
+    /**
+     * Deletes a shared-memory directory and what it holds. The library may still be removing files of its own (a loop
+     * closing a connection): the walk starts again if one vanishes under it.
+     */
+    public static void deleteDirectory(final Path directory) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try (Stream<Path> files = Files.walk(directory)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+                return;
+            } catch (final java.io.UncheckedIOException ex) {
+                if (attempt == 5 || !(ex.getCause() instanceof java.nio.file.NoSuchFileException)) {
+                    throw ex;
+                }
+            }
         }
     }
 }

@@ -11,10 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,9 +47,7 @@ class MicronautServicesTest {
             // the pricing side holds at most 2 x prefetch (8) + concurrency (1) orders, the client grants 16 quotes
             assertThat(outcome.mostAhead()).isLessThanOrEqualTo(2 * 8 + 1 + 16);
         } finally {
-            try (Stream<Path> files = Files.walk(directory)) {
-                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
+            io.rdmareactive.samples.SampleRun.deleteDirectory(directory);
         }
         assertThat(printed.toString(StandardCharsets.UTF_8).lines().toList()).containsExactly(
             "fire-and-forget: placed 3 orders (o-1, o-2, o-3) with the pricing service",
