@@ -2,6 +2,7 @@ package io.rdmareactive.internal.driver;
 
 import io.rdmareactive.internal.protocol.Doorbells;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
+import io.rdmareactive.spi.DeviceCapability;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.ConnectionEvent;
 import java.lang.invoke.VarHandle;
@@ -75,10 +76,11 @@ public final class EventLoop implements Agent {
     private int polledCount;
     /** How many connections are parked, for other threads to read. */
     private volatile int parked;
-    /** The page of doorbells that wake parked connections; made with the first connection that can park. */
+    /**
+     * The page of doorbells that wake parked connections, for the loop's life; null where the device has no direct peer
+     * access (its connections are never parked) or the page could not be had.
+     */
     private Doorbells doorbells;
-    private boolean doorbellsUnavailable;
-    private final RdmaDevice device;
     private Closing[] closing = new Closing[0];
     private long signalsSeen;
     /** Deadlines of this loop's work (request timeouts), about a millisecond apart at most; loop thread only. */
@@ -97,10 +99,11 @@ public final class EventLoop implements Agent {
     }
 
     /**
-     * Duty cycles without work after which a connection that can be parked is ({@link ProtocolConnection#park()}):
-     * a connection busy now and then stays polled, one idle for longer costs the loop nothing until it is woken.
+     * How long a connection that can be parked ({@link ProtocolConnection#park()}) must have been without work before
+     * it is: one in a conversation (a round trip every few microseconds) stays polled and pays no wake-up, one idle
+     * for longer costs the loop nothing until it is woken. {@code -Drdma.loop.parkAfterIdleMicros}, 20 by default.
      */
-    static final int PARK_AFTER_IDLE_CYCLES = 4;
+    static final long PARK_AFTER_IDLE_NANOS = Long.getLong("rdma.loop.parkAfterIdleMicros", 20) * 1000;
 
     /** A connection this loop serves, with what the loop keeps about it. */
     private final class Served {
@@ -109,7 +112,8 @@ public final class EventLoop implements Agent {
         int doorbell = -1;
         /** Where it is in {@link #polled}, or -1 while parked. */
         int polledIndex = -1;
-        int idleCycles;
+        /** When the loop last found work in it (or began polling it). */
+        long busyAt;
         /** Closing: polled until closed, never parked again. */
         boolean closing;
         /** The timer that wakes it while parked (its keepalive, its peer's silence), or -1. */
@@ -128,13 +132,13 @@ public final class EventLoop implements Agent {
 
     EventLoop(final String name, final int index, final int capacity, final ErrorHandler errors,
               final EventRouter router, final RdmaDevice device) {
-        this.device = device;
         this.name = name;
         this.index = index;
         this.tasks = new ManyToOneConcurrentArrayQueue<>(capacity);
         this.reserved = Math.max(16, capacity / 2);
         this.errors = errors;
         this.router = router;
+        this.doorbells = device.capabilities().contains(DeviceCapability.DIRECT_PEER_ACCESS) ? doorbells(device) : null;
     }
 
     /** @return the loop's name, which its thread carries */
@@ -256,7 +260,7 @@ public final class EventLoop implements Agent {
         final Served entry = new Served(connection);
         served = Arrays.copyOf(served, served.length + 1);
         served[served.length - 1] = entry;
-        if (connection.mayUseDoorbell() && doorbells() != null) {
+        if (connection.mayUseDoorbell() && doorbells != null) {
             entry.doorbell = doorbells.allocate(entry);
             if (entry.doorbell >= 0) {
                 connection.doorbell(doorbells, entry.doorbell);
@@ -265,17 +269,14 @@ public final class EventLoop implements Agent {
         poll(entry);
     }
 
-    private Doorbells doorbells() {
-        if (doorbells == null && !doorbellsUnavailable) {
-            try {
-                doorbells = new Doorbells(device);
-            } catch (final RuntimeException ex) {
-                doorbellsUnavailable = true; // its connections are polled in every cycle
-                errors.onError(new IllegalStateException("event loop " + name + " has no doorbell page: its "
-                    + "connections are polled in every duty cycle", ex));
-            }
+    private Doorbells doorbells(final RdmaDevice device) {
+        try {
+            return new Doorbells(device);
+        } catch (final RuntimeException ex) {
+            errors.onError(new IllegalStateException("event loop " + name + " has no doorbell page: its "
+                + "connections are polled in every duty cycle", ex));
+            return null;
         }
-        return doorbells;
     }
 
     private void closeDoorbells() {
@@ -314,7 +315,7 @@ public final class EventLoop implements Agent {
             polled = Arrays.copyOf(polled, polledCount * 2);
         }
         entry.polledIndex = polledCount;
-        entry.idleCycles = 0;
+        entry.busyAt = System.nanoTime();
         polled[polledCount++] = entry;
     }
 
@@ -423,8 +424,8 @@ public final class EventLoop implements Agent {
             final int done = entry.connection.doWork(now);
             work += done;
             if (done > 0) {
-                entry.idleCycles = 0;
-            } else if (entry.doorbell >= 0 && !entry.closing && ++entry.idleCycles >= PARK_AFTER_IDLE_CYCLES
+                entry.busyAt = now;
+            } else if (entry.doorbell >= 0 && !entry.closing && now - entry.busyAt >= PARK_AFTER_IDLE_NANOS
                 && entry.connection.park()) {
                 unpoll(entry); // another connection took its place: look at index i again
                 parked++;
@@ -498,9 +499,6 @@ public final class EventLoop implements Agent {
                 }
                 if (entry.doorbell >= 0) {
                     doorbells.release(entry.doorbell);
-                    if (doorbells.inUse() == 0) { // the page goes with the last connection that used it
-                        closeDoorbells();
-                    }
                 }
                 final Served[] fewer = new Served[served.length - 1];
                 System.arraycopy(served, 0, fewer, 0, i);

@@ -78,11 +78,6 @@ public final class Doorbells implements AutoCloseable {
         }
     }
 
-    /** @return how many doorbells have an owner */
-    public int inUse() {
-        return nextUnused - freeCount;
-    }
-
     /** @return the owner of a doorbell, or null */
     public Object owner(final int doorbell) {
         return owners[doorbell];
