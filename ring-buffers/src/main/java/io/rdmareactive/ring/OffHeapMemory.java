@@ -83,8 +83,9 @@ public final class OffHeapMemory implements AutoCloseable {
     /**
      * Maps a file into memory, shared with every other process that maps it.
      *
-     * @param file   the file; with {@link FileMode#CREATE_NEW} it is created with mode 0600 and unlinked when the
-     *               memory is freed
+     * @param file   the file; with {@link FileMode#CREATE_NEW} it is created with mode 0600, written whole (so that its
+     *               file system reserves its blocks now, and a lack of room is an error here rather than a SIGBUS when a
+     *               page is first touched), and unlinked when the memory is freed
      * @param length bytes; a positive multiple of the page size
      * @param mode   whether to create the file or map an existing one
      * @return the owner of the mapping
@@ -104,8 +105,7 @@ public final class OffHeapMemory implements AutoCloseable {
             : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             created = create;
             if (create) {
-                // extend to the full length: a sparse file, pages are backed on first touch
-                channel.write(ByteBuffer.wrap(new byte[] {0}), length - 1);
+                back(channel, length);
             } else if (channel.size() < length) {
                 throw new IllegalArgumentException("file " + file + " holds " + channel.size() + " bytes, fewer than the "
                     + length + " to map");
@@ -128,6 +128,23 @@ public final class OffHeapMemory implements AutoCloseable {
             arena.close();
             deleteQuietly(created, file);
             throw ex;
+        }
+    }
+
+    /** Zeros written to back a new file, shared read-only: each write takes a duplicate with a position of its own. */
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 16).asReadOnlyBuffer();
+
+    /**
+     * Writes the whole of a new file, so that its file system reserves every block now: on a tmpfs (such as
+     * /dev/shm) a sparse file's pages are backed only when first touched, and a file system that is full by then
+     * kills the thread that touches one with SIGBUS. A lack of room is an {@link IOException} here instead.
+     */
+    private static void back(final FileChannel channel, final long length) throws IOException {
+        final ByteBuffer zeros = ZEROS.duplicate();
+        long position = 0;
+        while (position < length) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), length - position));
+            position += channel.write(zeros, position);
         }
     }
 

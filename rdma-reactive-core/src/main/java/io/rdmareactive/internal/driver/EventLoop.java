@@ -421,7 +421,7 @@ public final class EventLoop implements Agent {
         }
         for (int i = 0; i < polledCount; ) {
             final Served entry = polled[i];
-            final int done = entry.connection.doWork(now);
+            final int done = dutyCycle(entry.connection, now);
             work += done;
             if (done > 0) {
                 entry.busyAt = now;
@@ -444,6 +444,20 @@ public final class EventLoop implements Agent {
             work += router.poll(this, 16);
         }
         return work;
+    }
+
+    /**
+     * One connection's duty cycle, isolated: what it throws (a bug, an {@code Error} such as a fault on memory a peer
+     * truncated) ends that connection with the cause and is counted, and the loop serves the others.
+     */
+    private int dutyCycle(final ProtocolConnection connection, final long now) {
+        try {
+            return connection.doWork(now);
+        } catch (final Throwable error) {
+            errors.onError(error);
+            connection.failed(error);
+            return 1;
+        }
     }
 
     private int runTasks(final int limit) {

@@ -804,6 +804,21 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             + " was due (a reliable connection completes each queue's work in order; the provider or adapter failed)");
     }
 
+    /**
+     * The connection's duty cycle threw (its loop caught it): the connection ends with that cause, if it had not
+     * ended already. Nothing of the connection's memory is read here: the throw may have come from it.
+     */
+    public void failed(final Throwable cause) {
+        if (error == null && !closed) {
+            error = "the connection's duty cycle failed: " + cause;
+            try {
+                queuePair.disconnect();
+            } catch (final RuntimeException ignored) {
+                // the connection has ended all the same; closing it releases the queue pair
+            }
+        }
+    }
+
     /** Ends the connection with an error; the first reason wins. */
     void fail(final String reason) {
         if (error == null && !closed) {

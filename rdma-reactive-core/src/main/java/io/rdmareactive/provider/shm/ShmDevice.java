@@ -18,7 +18,6 @@ import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaException;
 import io.rdmareactive.spi.RegistrationLimitException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,11 +96,11 @@ final class ShmDevice implements RdmaDevice {
         final ShmDirectory.Liveness liveness = directory.claimLiveness(id);
         final OffHeapMemory table;
         try {
-            table = OffHeapMemory.mapFile(directory.regionTable(id), PageSize.roundUp(RegionTable.LENGTH),
-                OffHeapMemory.FileMode.CREATE_NEW);
-        } catch (final UncheckedIOException ex) {
+            table = directory.createFile(directory.regionTable(id), PageSize.roundUp(RegionTable.LENGTH),
+                "the device's region table");
+        } catch (final RuntimeException ex) {
             liveness.close();
-            throw new RdmaException("cannot create the region table in " + directory.path() + ": " + ex.getMessage(), ex);
+            throw ex;
         }
         try {
             return new ShmDevice(id, options.deviceName().orElse("shm0"), directory, liveness, table,
@@ -164,8 +163,7 @@ final class ShmDevice implements RdmaDevice {
         final int index = freeRegionIndex(length);
         final OffHeapMemory memory;
         try {
-            directory.checkSpace(length);
-            memory = OffHeapMemory.mapFile(directory.region(id, index), length, OffHeapMemory.FileMode.CREATE_NEW);
+            memory = directory.createFile(directory.region(id, index), length, "a region of " + length + " bytes");
         } catch (final RuntimeException ex) {
             regions.set(index, null);
             registeredBytes.addAndGet(-length);
@@ -276,13 +274,8 @@ final class ShmDevice implements RdmaDevice {
         }
         final int cqId = nextCompletionQueue.getAndIncrement();
         final long length = PageSize.roundUp(CompletionRing.fileLength(capacity));
-        directory.checkSpace(length);
-        final OffHeapMemory memory;
-        try {
-            memory = OffHeapMemory.mapFile(directory.completionQueue(id, cqId), length, OffHeapMemory.FileMode.CREATE_NEW);
-        } catch (final UncheckedIOException ex) {
-            throw new RdmaException("cannot create a completion queue in " + directory.path() + ": " + ex.getMessage(), ex);
-        }
+        final OffHeapMemory memory = directory.createFile(directory.completionQueue(id, cqId), length,
+            "a completion queue of " + capacity + " completions");
         final ShmCompletionQueue queue = new ShmCompletionQueue(this, cqId, capacity, memory);
         synchronized (completionQueues) {
             completionQueues.add(queue);
@@ -324,9 +317,8 @@ final class ShmDevice implements RdmaDevice {
         } while (number == 0 || !queuePairSlots.compareAndSet(slot, 0, 1));
         final long length = PageSize.roundUp(QueuePairFile.fileLength(options.receiveDepth(), options.maxReceiveSge()));
         try {
-            directory.checkSpace(length);
-            final OffHeapMemory memory = OffHeapMemory.mapFile(directory.queuePair(id, number), length,
-                OffHeapMemory.FileMode.CREATE_NEW);
+            final OffHeapMemory memory = directory.createFile(directory.queuePair(id, number), length,
+                "a queue pair");
             final ShmQueuePair queuePair = new ShmQueuePair(this, number, memory, options, send, receive);
             queuePairs.set(slot, queuePair);
             return queuePair;

@@ -1,13 +1,14 @@
 package io.rdmareactive.provider.shm;
 
+import io.rdmareactive.ring.OffHeapMemory;
 import io.rdmareactive.spi.RdmaException;
 import io.rdmareactive.spi.RegistrationLimitException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.FileStore;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -161,21 +162,49 @@ final class ShmDirectory {
     }
 
     /**
-     * Checks that the file system has room for a new file of {@code length} bytes.
+     * Creates, backs and maps a new file of this directory: every block is reserved now
+     * ({@link OffHeapMemory#mapFile}), so that a file system without room fails here, naming what it needs.
      *
-     * @throws RegistrationLimitException if it has not
+     * @param file   the file, in this directory
+     * @param length bytes, a page multiple
+     * @param what   what the file holds, for the message ("a region of 1048576 bytes")
+     * @throws RegistrationLimitException if the file system has no room for it
+     * @throws RdmaException              if it cannot be created otherwise
      */
-    void checkSpace(final long length) {
+    OffHeapMemory createFile(final Path file, final long length, final String what) {
+        final long usable = usableSpace();
+        if (usable >= 0 && usable < length) {
+            throw noRoom(what, length, usable, null);
+        }
         try {
-            final FileStore store = Files.getFileStore(path);
-            final long usable = store.getUsableSpace();
-            if (usable < length) {
-                throw new RegistrationLimitException("cannot register " + length + " bytes: the file system of " + path
-                    + " has only " + usable + " bytes free; free space there (a tmpfs such as /dev/shm can be enlarged "
-                    + "with 'mount -o remount,size=...'), or choose another directory");
+            return OffHeapMemory.mapFile(file, length, OffHeapMemory.FileMode.CREATE_NEW);
+        } catch (final UncheckedIOException ex) {
+            if (String.valueOf(ex.getCause() != null ? ex.getCause().getMessage() : "").contains("No space left")) {
+                throw noRoom(what, length, usableSpace(), ex);
             }
+            throw new RdmaException("cannot create " + what + " in " + path + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private RegistrationLimitException noRoom(final String what, final long length, final long usable,
+                                              final Exception cause) {
+        final RegistrationLimitException error = new RegistrationLimitException("cannot create " + what + " in " + path
+            + ": it needs " + length + " bytes and its file system has " + (usable < 0 ? "an unknown number of"
+            : String.valueOf(usable)) + " bytes free; free space there, enlarge it (a container: docker run "
+            + "--shm-size=..., a tmpfs: mount -o remount,size=...), or choose another directory "
+            + "(DeviceOptions.directory, RdmaClient.directory / RdmaServer.directory)");
+        if (cause != null) {
+            error.initCause(cause);
+        }
+        return error;
+    }
+
+    /** @return bytes free on this directory's file system, or -1 if it cannot be read */
+    private long usableSpace() {
+        try {
+            return Files.getFileStore(path).getUsableSpace();
         } catch (final IOException ex) {
-            throw new RdmaException("cannot read the free space of " + path + ": " + ex, ex);
+            return -1;
         }
     }
 

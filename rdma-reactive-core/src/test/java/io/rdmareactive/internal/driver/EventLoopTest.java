@@ -3,7 +3,12 @@ package io.rdmareactive.internal.driver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
+import io.rdmareactive.internal.protocol.ConnectionEstablishment;
+import io.rdmareactive.internal.protocol.ProtocolConnection;
+import io.rdmareactive.internal.protocol.ProtocolOptions;
+import io.rdmareactive.internal.protocol.StreamActivity;
 import io.rdmareactive.spi.DeviceOptions;
+import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
 import java.io.IOException;
@@ -14,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -83,6 +89,60 @@ class EventLoopTest {
 
     private static void await(final CountDownLatch latch, final String what) throws InterruptedException {
         assertThat(latch.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).as(what).isTrue();
+    }
+
+    // ------------------------------------------------------------------------------------------------ isolation
+
+    @Test
+    void aConnectionWhoseDutyCycleThrowsEndsWithTheCauseAndTheLoopServesTheOthers() throws Exception {
+        final EventLoop loop = start(1).next();
+        final ProtocolOptions options = ProtocolOptions.DEFAULTS;
+        final RdmaDevice clientDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory)
+            .build());
+        try (Listener listener = device.listen("isolation")) {
+            final CompletableFuture<ProtocolConnection> accepted = CompletableFuture.supplyAsync(() ->
+                ConnectionEstablishment.accept(device, listener.accept(BOUND), options));
+            final ProtocolConnection failing = ConnectionEstablishment.connect(clientDevice, "isolation", options, BOUND);
+            final ProtocolConnection other = accepted.get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            // the failing one's layer above throws an Error in the middle of its duty cycle, as a fault would
+            failing.activity(new StreamActivity() {
+                @Override
+                public void onFramesArrived(final int stream) {
+                }
+
+                @Override
+                public void onProducerReady(final int stream) {
+                }
+
+                @Override
+                public void onTerminated() {
+                }
+
+                @Override
+                public void onPolled() {
+                    if (failing.error() == null) {
+                        throw new InternalError("simulated fault in a duty cycle");
+                    }
+                }
+            });
+            final long errorsBefore = counters.errors().get();
+            loop.execute(() -> loop.add(other));
+            loop.execute(() -> loop.add(failing));
+
+            Awaitility.await("the failing connection ended").atMost(BOUND).until(() -> failing.error() != null);
+            assertThat(failing.error()).isEqualTo("the connection's duty cycle failed: "
+                + "java.lang.InternalError: simulated fault in a duty cycle");
+            assertThat(counters.errors().get() - errorsBefore).as("errors counted").isPositive();
+            // the loop goes on: it runs tasks, and the other connection learns that its peer went away
+            final CountDownLatch ran = new CountDownLatch(1);
+            loop.execute(ran::countDown);
+            await(ran, "a task after the failure ran");
+            Awaitility.await("the other side saw the end").atMost(BOUND).until(other::isTerminated);
+        } finally {
+            group.close();
+            group = null;
+            clientDevice.close();
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ hand-over
