@@ -105,7 +105,7 @@ public final class OffHeapMemory implements AutoCloseable {
             : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             created = create;
             if (create) {
-                back(channel, length);
+                back(channel, file, length);
             } else if (channel.size() < length) {
                 throw new IllegalArgumentException("file " + file + " holds " + channel.size() + " bytes, fewer than the "
                     + length + " to map");
@@ -139,11 +139,17 @@ public final class OffHeapMemory implements AutoCloseable {
      * /dev/shm) a sparse file's pages are backed only when first touched, and a file system that is full by then
      * kills the thread that touches one with SIGBUS. A lack of room is an {@link IOException} here instead.
      */
-    private static void back(final FileChannel channel, final long length) throws IOException {
+    private static void back(final FileChannel channel, final Path file, final long length) throws IOException {
+        // the length first: a length no file may have fails here at once, not after writing what fits
+        channel.write(ByteBuffer.wrap(new byte[] {0}), length - 1);
+        final long usable = Files.getFileStore(file).getUsableSpace();
+        if (usable < length - 1) {
+            throw new IOException("No space left on device: " + length + " bytes needed, " + usable + " free");
+        }
         final ByteBuffer zeros = ZEROS.duplicate();
         long position = 0;
-        while (position < length) {
-            zeros.clear().limit((int) Math.min(zeros.capacity(), length - position));
+        while (position < length - 1) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), length - 1 - position));
             position += channel.write(zeros, position);
         }
     }

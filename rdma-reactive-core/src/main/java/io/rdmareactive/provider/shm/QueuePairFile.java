@@ -32,7 +32,7 @@ final class QueuePairFile {
     private static final int DEPTH = 16;
     private static final int MAX_SGE = 20;
     private static final int PRODUCER = 128;
-    private static final int CONSUMER = 256;
+    static final int CONSUMER = 256;
     private static final int SLOTS = 384;
     private static final int SLOT_HEADER = 16;
     private static final int SGE_LENGTH = 16;

@@ -46,8 +46,8 @@ final class RegionTable {
     private static final int STATE = 4;
     private static final int ACCESS = 8;
     private static final int PATH_BYTES = 12;
-    private static final int BASE = 16;
-    private static final int REGION_LENGTH = 24;
+    static final int BASE = 16;
+    static final int REGION_LENGTH = 24;
     private static final int PATH = 32;
 
     private final AtomicBuffer buffer;
@@ -88,7 +88,7 @@ final class RegionTable {
         return (key & REMOTE_KEY_BIT) != 0;
     }
 
-    private static int offset(final int index) {
+    static int offset(final int index) {
         return HEADER_LENGTH + index * ENTRY_LENGTH;
     }
 
@@ -133,17 +133,32 @@ final class RegionTable {
      * {@code [address, address + length)}
      */
     boolean check(final int key, final long address, final long length, final int required) {
+        return offset(key, address, length, required) >= 0;
+    }
+
+    /**
+     * Checks a range against a peer's entry and says where it starts in the region, reading the entry's base and
+     * length once: the peer can rewrite its table at any time, so what was checked is what is used. Overflow-safe for
+     * any values the peer wrote.
+     *
+     * @return the range's offset in the region, or -1 if the key, its generation, the access or the bounds are wrong
+     */
+    long offset(final int key, final long address, final long length, final int required) {
         final int entry = offset(indexOf(key));
         if (buffer.getIntVolatile(entry + STATE) != VALID
             || (buffer.getIntVolatile(entry + GENERATION) & GENERATION_MASK) != generationOf(key)) {
-            return false;
+            return -1;
         }
         if ((buffer.getInt(entry + ACCESS) & required) != required) {
-            return false;
+            return -1;
         }
         final long base = buffer.getLong(entry + BASE);
         final long regionLength = buffer.getLong(entry + REGION_LENGTH);
-        return length >= 0 && address >= base && address - base <= regionLength - length;
+        if (length < 0 || regionLength < 0 || length > regionLength || address < base) {
+            return -1;
+        }
+        final long offset = address - base;
+        return offset < 0 || offset > regionLength - length ? -1 : offset; // negative: the subtraction overflowed
     }
 
     long base(final int index) {

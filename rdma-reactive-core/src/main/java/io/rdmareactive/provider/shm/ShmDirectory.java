@@ -122,19 +122,31 @@ final class ShmDirectory {
     }
 
     Path regionTable(final String deviceId) {
-        return path.resolve(deviceId + ".mrt");
+        return path.resolve(checked(deviceId) + ".mrt");
     }
 
     Path completionQueue(final String deviceId, final int id) {
-        return path.resolve(deviceId + ".cq" + id);
+        return path.resolve(checked(deviceId) + ".cq" + id);
     }
 
     Path queuePair(final String deviceId, final int number) {
-        return path.resolve(deviceId + ".qp" + number);
+        return path.resolve(checked(deviceId) + ".qp" + number);
     }
 
     Path region(final String deviceId, final int index) {
-        return path.resolve(deviceId + ".mr" + index);
+        return path.resolve(checked(deviceId) + ".mr" + index);
+    }
+
+    /**
+     * A device id goes into file names, and a peer sends its own: one that is not of the form this provider makes
+     * (a pid, a dash, 8 hex digits) could name a file outside the directory ({@code ../}), so it is refused.
+     */
+    private static String checked(final String deviceId) {
+        if (deviceId == null || !DEVICE_ID.matcher(deviceId).matches()) {
+            throw new RdmaException("'" + deviceId + "' is not a shared-memory device id (a process id, '-' and 8 hex "
+                + "digits): the peer sent garbage");
+        }
+        return deviceId;
     }
 
     /**

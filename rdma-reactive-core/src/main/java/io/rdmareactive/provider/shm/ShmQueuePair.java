@@ -249,9 +249,12 @@ final class ShmQueuePair implements QueuePair {
 
     /** Completes every posted receive that nobody has taken with {@link CompletionStatus#WR_FLUSH_ERR}. */
     private void flushReceives() {
-        while (true) {
+        // bounded by the receives this side can have posted: the indexes live in the file the peer writes too, and
+        // garbage there (a consumer index of Long.MIN_VALUE) must not make this loop for ever
+        for (int taken = 0; taken <= slotPending.length(); taken++) {
             final long consumer = file.consumer();
-            if (consumer >= file.producer()) {
+            final long producer = file.producer();
+            if (consumer >= producer || producer - consumer > slotPending.length()) {
                 return;
             }
             final long wrId = file.slotWrId(consumer);
@@ -268,15 +271,15 @@ final class ShmQueuePair implements QueuePair {
     public long peerMemoryAddress(final long remoteAddress, final long length, final int rkey) {
         final PeerView remote = peer;
         if (remote == null || length <= 0 || file.state() != QueuePairFile.STATE_READY
-            || !RegionTable.isRemoteKey(rkey) || !remote.regions.check(rkey, remoteAddress, length, Access.REMOTE_WRITE)) {
+            || !RegionTable.isRemoteKey(rkey)) {
             return 0;
         }
-        final MemorySegment segment = remote.segment(rkey);
+        final long offset = remote.regions.offset(rkey, remoteAddress, length, Access.REMOTE_WRITE);
+        final MemorySegment segment = offset < 0 ? null : remote.segment(rkey);
         if (segment == null) {
             return 0;
         }
-        final long offset = remoteAddress - remote.regions.base(RegionTable.indexOf(rkey));
-        return offset < 0 || offset + length > segment.byteSize() ? 0 : segment.address() + offset;
+        return offset > segment.byteSize() - length ? 0 : segment.address() + offset;
     }
 
     @Override
@@ -351,8 +354,9 @@ final class ShmQueuePair implements QueuePair {
             final int rkey = batch.rkey[i];
             final long address = batch.remoteAddress[i];
             final int required = opcode == WorkRequestOpcode.RDMA_READ ? Access.REMOTE_READ : Access.REMOTE_WRITE;
-            if (!RegionTable.isRemoteKey(rkey) || !remote.regions.check(rkey, address, length, required)
-                || (remoteSegment = remote.segment(rkey)) == null) {
+            if (!RegionTable.isRemoteKey(rkey)
+                || (remoteOffset = remote.regions.offset(rkey, address, length, required)) < 0
+                || (remoteSegment = remote.segment(rkey)) == null || remoteOffset > remoteSegment.byteSize() - length) {
                 fail(wrId, completionOpcode, CompletionStatus.REM_ACCESS_ERR, "the peer refused "
                     + WorkRequestOpcode.name(opcode) + " of " + length + " bytes at 0x" + Long.toHexString(address)
                     + " with rkey 0x" + Integer.toHexString(rkey) + ": the key is wrong or deregistered, the range is "
@@ -360,7 +364,6 @@ final class ShmQueuePair implements QueuePair {
                 return;
             }
             remoteSegmentIndex = RegionTable.indexOf(rkey);
-            remoteOffset = address - remote.regions.base(remoteSegmentIndex);
         }
         if (opcode == WorkRequestOpcode.RDMA_WRITE) {
             scatterTo(remoteSegment, remoteOffset);
@@ -480,16 +483,14 @@ final class ShmQueuePair implements QueuePair {
             final int lkey = remoteQp.sgeLkey(receive, k);
             final long address = remoteQp.sgeAddress(receive, k);
             final int length = remoteQp.sgeLength(receive, k);
-            if (RegionTable.isRemoteKey(lkey) || length < 0
-                || !remote.regions.check(lkey, address, length, Access.LOCAL_WRITE)) {
-                return -2;
-            }
-            final MemorySegment segment = remote.segment(lkey);
-            if (segment == null) {
+            final long offset = RegionTable.isRemoteKey(lkey) || length < 0 ? -1
+                : remote.regions.offset(lkey, address, length, Access.LOCAL_WRITE);
+            final MemorySegment segment = offset < 0 ? null : remote.segment(lkey);
+            if (segment == null || offset > segment.byteSize() - length) {
                 return -2;
             }
             scatterSegment[k] = segment;
-            scatterOffset[k] = address - remote.regions.base(RegionTable.indexOf(lkey));
+            scatterOffset[k] = offset;
             scatterLength[k] = length;
         }
         return count;
@@ -681,8 +682,12 @@ final class ShmQueuePair implements QueuePair {
             cm.close();
         }
         // take back every receive no peer will complete now, then release what posted receives held
-        long consumer;
-        while ((consumer = file.consumer()) < file.producer()) {
+        for (int taken = 0; taken <= slotPending.length(); taken++) { // bounded: the indexes are in a shared file
+            final long consumer = file.consumer();
+            final long producer = file.producer();
+            if (consumer >= producer || producer - consumer > slotPending.length()) {
+                break;
+            }
             file.take(consumer);
         }
         for (int slot = 0; slot < slotPending.length(); slot++) {
