@@ -422,7 +422,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     <T> InboundStream<T> newInbound(final StreamChannel channel, final Codec<T> codec, final long limit,
                                     final long granted) {
         return new InboundStream<>(protocol, channel.stream(), codec, loop, config.prefetch(), limit, granted, this,
-            isReleased, () -> onInboundEnded(channel), runtime.counters);
+            isReleased, () -> onInboundEnded(channel), runtime.counters, runtime.reassembly);
     }
 
     <T> OutboundStream<T> newOutbound(final StreamChannel channel, final int openKind,

@@ -4,6 +4,7 @@ import io.rdmareactive.internal.driver.DriverCounters;
 import io.rdmareactive.internal.driver.EventLoop;
 import io.rdmareactive.internal.driver.EventLoopGroup;
 import io.rdmareactive.internal.driver.IdleStrategies;
+import io.rdmareactive.internal.protocol.ReassemblyBudget;
 import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
@@ -58,6 +59,8 @@ public final class RdmaRuntime implements Disposable {
     final RdmaDevice device;
     final String name;
     final DriverCounters counters;
+    /** The direct memory the runtime's inbound streams may hold for messages that arrive in fragments. */
+    final ReassemblyBudget reassembly = new ReassemblyBudget(maxDirectMemory() / 2);
     final EventLoopGroup loops;
     private final SharedKey sharedKey;
     private final String idle;
@@ -374,6 +377,18 @@ public final class RdmaRuntime implements Disposable {
         /** @return the running runtime; the caller holds a reference ({@link RdmaRuntime#dispose()}) */
         public RdmaRuntime build() {
             return open(provider, directory, idle, maxRegisteredBytes, loops, invoker, null);
+        }
+    }
+
+    /** @return this JVM's direct memory limit: {@code -XX:MaxDirectMemorySize}, or the heap's maximum by default */
+    private static long maxDirectMemory() {
+        try {
+            final long bytes = Long.parseLong(java.lang.management.ManagementFactory
+                .getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                .getVMOption("MaxDirectMemorySize").getValue());
+            return bytes > 0 ? bytes : Runtime.getRuntime().maxMemory();
+        } catch (final RuntimeException ex) {
+            return Runtime.getRuntime().maxMemory();
         }
     }
 }

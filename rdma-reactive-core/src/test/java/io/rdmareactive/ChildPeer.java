@@ -17,6 +17,9 @@ import reactor.core.publisher.Mono;
  *   <li>{@code send-checked <directory> <address> <connections> <messages per connection>}: connects that many
  *   clients and sends {@link CheckedMessages} on all of them at once; prints {@code SENT} when every send completed,
  *   disposes the connections and exits 0 (1 on any failure, with the error).</li>
+ *   <li>{@code reassembly-server <directory> <address>}: a server that answers each request channel with
+ *   {@code got <bytes>} for each message, and each request with its upper case; prints {@code LISTENING} once bound,
+ *   and {@code INBOUND FAILED <message>} for each inbound stream that ends with an error; waits to be killed.</li>
  * </ul>
  */
 public final class ChildPeer {
@@ -34,6 +37,7 @@ public final class ChildPeer {
         try {
             switch (args[0]) {
                 case "stream-forever" -> streamForever(Path.of(args[1]), args[2]);
+                case "reassembly-server" -> reassemblyServer(Path.of(args[1]), args[2]);
                 case "send-checked" -> sendChecked(Path.of(args[1]), args[2], Integer.parseInt(args[3]),
                     Long.parseLong(args[4]));
                 default -> throw new IllegalArgumentException("unknown mode " + args[0]);
@@ -54,6 +58,21 @@ public final class ChildPeer {
                 sink.next(Long.toString(next));
                 return next + 1;
             }), Codecs.UTF8_STRING))
+            .bind().block(ShmTestSupport.BOUND);
+        System.out.println(LISTENING + " " + server.address());
+        System.out.flush();
+        Thread.currentThread().join(); // until killed
+    }
+
+    private static void reassemblyServer(final Path directory, final String address) throws InterruptedException {
+        final DisposableServer server = ShmTestSupport.server(directory, address)
+            .handleStreams((kind, in, out) -> kind == StreamKind.CHANNEL
+                ? out.send(in.receive(Codecs.BYTE_ARRAY).map(bytes -> "got " + bytes.length)
+                    .doOnError(error -> {
+                        System.out.println("INBOUND FAILED " + error.getMessage());
+                        System.out.flush();
+                    }), Codecs.UTF8_STRING)
+                : out.send(in.receive(Codecs.UTF8_STRING).next().map(String::toUpperCase), Codecs.UTF8_STRING))
             .bind().block(ShmTestSupport.BOUND);
         System.out.println(LISTENING + " " + server.address());
         System.out.flush();

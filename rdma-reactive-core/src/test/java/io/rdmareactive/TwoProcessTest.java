@@ -170,7 +170,13 @@ class TwoProcessTest {
         }
 
         static Child start(final String... arguments) {
+            return startWith(List.of(), arguments);
+        }
+
+        /** @param jvmOptions options for the child JVM beyond the usual ones */
+        static Child startWith(final List<String> jvmOptions, final String... arguments) {
             final List<String> options = new ArrayList<>(List.of("-Xmx256m", "-Drdma.idle=backoff"));
+            options.addAll(jvmOptions);
             options.addAll(ShmTestSupport.childProperties());
             final List<String> command = new ArrayList<>(
                 ChildJvmCommand.of(ChildPeer.class, options.toArray(String[]::new)));

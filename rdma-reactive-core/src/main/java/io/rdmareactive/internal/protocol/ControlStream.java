@@ -120,7 +120,8 @@ final class ControlStream implements FrameConsumer {
     private int send(final StreamSendRing control, final int s) {
         final ProtocolStream stream = streams[s];
         if (stream.consumerError() != null) {
-            connection.fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " on stream " + s + ": "
+            connection.fail(stream.isConsumerErrorLocal() ? "stream " + s + ": " + stream.consumerError()
+                : ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " on stream " + s + ": "
                 + stream.consumerError());
             return -1;
         }

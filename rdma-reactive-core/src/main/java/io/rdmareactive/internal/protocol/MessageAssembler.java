@@ -1,13 +1,17 @@
 package io.rdmareactive.internal.protocol;
 
+import java.nio.ByteBuffer;
+import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Turns the frames of one stream back into messages: a whole message is handed on in place, in the ring; fragments
- * are gathered in a buffer of this stream that grows up to the connection's maximum message length (allocated once
- * it is needed, then reused). A fragment out of order, or a message over the maximum, is a protocol error.
+ * are gathered in a direct buffer of this stream that grows (doubling) up to the connection's maximum message length,
+ * each growth taken from the runtime's {@link ReassemblyBudget} first, and is reused until {@link #release()}. A
+ * fragment out of order, a message over the maximum, or a growth the budget or the JVM's direct memory refuses, is an
+ * error of the stream ({@link #error()}), which ends its connection.
  */
 public final class MessageAssembler implements FrameConsumer {
 
@@ -18,19 +22,34 @@ public final class MessageAssembler implements FrameConsumer {
     }
 
     private final int maxMessageLength;
+    private final ReassemblyBudget budget;
     private final MessageHandler handler;
-    private ExpandableDirectByteBuffer gathered;
+    private final UnsafeBuffer gathered = new UnsafeBuffer(0, 0);
+    private ByteBuffer memory;
     private int gatheredLength = -1;
     private String error;
+    /** The error is this side's refusal (memory), not the peer's breach of the protocol. */
+    private boolean refused;
 
+    /** An assembler whose reassembly takes from a budget of its own, as large as one message (for tests). */
     public MessageAssembler(final int maxMessageLength, final MessageHandler handler) {
+        this(maxMessageLength, new ReassemblyBudget(maxMessageLength), handler);
+    }
+
+    public MessageAssembler(final int maxMessageLength, final ReassemblyBudget budget, final MessageHandler handler) {
         this.maxMessageLength = maxMessageLength;
+        this.budget = budget;
         this.handler = handler;
     }
 
-    /** @return the protocol error seen, or null */
+    /** @return the error seen (a protocol error, or a refusal: see {@link #isProtocolError()}), or null */
     public String error() {
         return error;
+    }
+
+    /** @return true if {@link #error()} is the peer's breach of the protocol, false if it is this side's refusal */
+    public boolean isProtocolError() {
+        return error != null && !refused;
     }
 
     @Override
@@ -56,8 +75,8 @@ public final class MessageAssembler implements FrameConsumer {
             error = "a message grew past the maximum of " + maxMessageLength + " bytes";
             return;
         }
-        if (gathered == null) {
-            gathered = new ExpandableDirectByteBuffer(Math.max(length * 2, 4096));
+        if (gatheredLength + length > gathered.capacity() && !grow(gatheredLength + length)) {
+            return;
         }
         gathered.putBytes(gatheredLength, buffer, index, length);
         gatheredLength += length;
@@ -66,5 +85,55 @@ public final class MessageAssembler implements FrameConsumer {
             gatheredLength = -1;
             handler.onMessage(gathered, 0, messageLength);
         }
+    }
+
+    /**
+     * Grows the buffer to the power of two that holds {@code required} (at least 4 KiB, at most the maximum message
+     * length), within the budget: a message of 8 MiB takes 8 MiB, not the 16 that doubling a 16 KiB frame's multiple
+     * would.
+     */
+    private boolean grow(final int required) {
+        final int current = gathered.capacity();
+        final long power = Math.max(4096L, Long.highestOneBit(required - 1L) << 1);
+        final int capacity = (int) Math.min(maxMessageLength, Math.max(required, power));
+        if (!budget.tryReserve(capacity - current)) {
+            refused = true;
+            error = "reassembling a message of " + required + "+ bytes would pass the " + budget.limit()
+                + " bytes of direct memory this process lets inbound streams hold for messages that arrive in "
+                + "fragments (" + budget.used() + " held now; half of -XX:MaxDirectMemorySize)";
+            return false;
+        }
+        final ByteBuffer grown;
+        try {
+            grown = ByteBuffer.allocateDirect(capacity);
+        } catch (final OutOfMemoryError ex) {
+            budget.release(capacity - current);
+            refused = true;
+            error = "the JVM has no direct memory left to reassemble a message of " + required + "+ bytes ("
+                + ex.getMessage() + "; -XX:MaxDirectMemorySize)";
+            return false;
+        }
+        final UnsafeBuffer copy = new UnsafeBuffer(grown);
+        if (gatheredLength > 0) {
+            copy.putBytes(0, gathered, 0, gatheredLength);
+        }
+        final ByteBuffer old = memory;
+        memory = grown;
+        gathered.wrap(grown);
+        if (old != null) {
+            BufferUtil.free(old);
+        }
+        return true;
+    }
+
+    /** Frees the reassembly buffer and gives its memory back to the budget (the stream ended). Idempotent. */
+    public void release() {
+        if (memory != null) {
+            budget.release(gathered.capacity());
+            gathered.wrap(0, 0);
+            BufferUtil.free(memory);
+            memory = null;
+        }
+        gatheredLength = -1;
     }
 }

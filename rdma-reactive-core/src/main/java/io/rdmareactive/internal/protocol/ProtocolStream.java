@@ -48,6 +48,7 @@ public final class ProtocolStream {
     private long openRequestN;
     private boolean stashedCancel;
     private volatile String consumerError;
+    private volatile boolean consumerErrorIsLocal;
     // the producer's flyweights (one producer thread at a time)
     private final OpenFrameFlyweight openOut = new OpenFrameFlyweight();
     private final StreamControlFlyweight completeOut = new StreamControlFlyweight();
@@ -205,6 +206,23 @@ public final class ProtocolStream {
             consumerError = error;
         }
         marks.mark(id);
+    }
+
+    /**
+     * The consumer refuses to go on for a reason of this side (no memory left to reassemble a message): the driver ends
+     * the connection with that reason, which does not blame the peer.
+     */
+    public void consumerRefused(final String reason) {
+        if (consumerError == null) {
+            consumerErrorIsLocal = true;
+            consumerError = reason;
+        }
+        marks.mark(id);
+    }
+
+    /** @return true if {@link #consumerError()} is this side's refusal rather than the peer's protocol error */
+    boolean isConsumerErrorLocal() {
+        return consumerErrorIsLocal;
     }
 
     String consumerError() {

@@ -8,6 +8,7 @@ import io.rdmareactive.internal.protocol.FrameCheck;
 import io.rdmareactive.internal.protocol.FrameConsumer;
 import io.rdmareactive.internal.protocol.FrameHeaderFlyweight;
 import io.rdmareactive.internal.protocol.MessageAssembler;
+import io.rdmareactive.internal.protocol.ReassemblyBudget;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -71,11 +72,12 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
      *                        (checked on the loop, which is where release is decided)
      * @param onTerminal      runs on the loop once this stream ended (completed, failed or cancelled)
      * @param counters        where messages and bytes received are counted
+     * @param reassembly      the runtime's budget for messages that arrive in fragments
      */
     public InboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
                          final EventLoop loop, final long prefetch, final long limit, final long granted,
                          final ErrorFactory errors, final BooleanSupplier released, final Runnable onTerminal,
-                         final DriverCounters counters) {
+                         final DriverCounters counters, final ReassemblyBudget reassembly) {
         this.connection = connection;
         this.stream = stream;
         this.codec = codec;
@@ -87,7 +89,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
         this.released = released;
         this.onTerminal = onTerminal;
         this.counters = counters;
-        this.assembler = new MessageAssembler(connection.options().maxMessageLength(), this::onMessage);
+        this.assembler = new MessageAssembler(connection.options().maxMessageLength(), reassembly, this::onMessage);
     }
 
     @Override
@@ -160,7 +162,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
             if (cancelled) {
                 done = true;
                 subscriber = null;
-                onTerminal.run();
+                ended();
             } else if (current != null) {
                 terminate(errors.connectionFailed(connection.endReason()));
             }
@@ -181,8 +183,13 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
                 break;
             }
             if (assembler.error() != null) {
-                stream.consumerError(assembler.error());
-                terminate(errors.connectionFailed("protocol error: " + assembler.error()));
+                if (assembler.isProtocolError()) {
+                    stream.consumerError(assembler.error());
+                    terminate(errors.connectionFailed("protocol error: " + assembler.error()));
+                } else {
+                    stream.consumerRefused(assembler.error());
+                    terminate(errors.connectionFailed(assembler.error()));
+                }
                 return;
             }
         }
@@ -215,13 +222,13 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
             stream.poll(DISCARD);
             if (type == ProtocolStream.COMPLETE || type == ProtocolStream.ERROR) {
                 done = true;
-                onTerminal.run();
+                ended();
                 return;
             }
         }
         if (ended) {
             done = true;
-            onTerminal.run();
+            ended();
         }
     }
 
@@ -258,7 +265,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
                 done = true;
                 subscriber = null;
                 current.onComplete();
-                onTerminal.run();
+                ended();
             }
             case ProtocolStream.ERROR -> {
                 final int check = stream.checkFrame(buffer, index, length, type);
@@ -318,8 +325,14 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
             if (current != null) {
                 current.onError(error);
             }
-            onTerminal.run();
+            ended();
         }
+    }
+
+    /** The stream ended (on the loop): its reassembly memory goes back, then the channel hears of it. */
+    private void ended() {
+        assembler.release();
+        onTerminal.run();
     }
 
     /** @return true once the stream has ended for its subscriber, its end frame consumed (on the loop) */

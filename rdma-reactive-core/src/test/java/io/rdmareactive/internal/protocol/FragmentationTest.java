@@ -75,6 +75,42 @@ class FragmentationTest {
         assertThat(tooLong.error()).contains("past the maximum of 1024 bytes");
     }
 
+    @Test
+    void reassemblyTakesFromTheRuntimesBudgetAndAStreamThatWouldPassItIsRefusedSayingSo() {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[8192]);
+        final java.util.List<Integer> whole = new java.util.ArrayList<>();
+        final MessageAssembler.MessageHandler collect = (buffer, index, length) -> whole.add(length);
+        final ReassemblyBudget budget = new ReassemblyBudget(48 * 1024);
+        final MessageAssembler first = new MessageAssembler(1 << 20, budget, collect);
+        final MessageAssembler second = new MessageAssembler(1 << 20, budget, collect);
+
+        // the first stream begins a message and holds 32 KiB of the 48 KiB (buffers grow in powers of two)
+        first.onFrame(frame, 0, 8192, FrameHeaderFlyweight.DATA, MessageFragmenter.FIRST);
+        first.onFrame(frame, 0, 8192, FrameHeaderFlyweight.DATA, (byte) 0);
+        first.onFrame(frame, 0, 8192, FrameHeaderFlyweight.DATA, (byte) 0);
+        assertThat(first.error()).isNull();
+        assertThat(budget.used()).isEqualTo(32 * 1024);
+
+        // the second would need another 32 KiB: refused, naming the budget
+        second.onFrame(frame, 0, 8192, FrameHeaderFlyweight.DATA, MessageFragmenter.FIRST);
+        second.onFrame(frame, 0, 8192, FrameHeaderFlyweight.DATA, (byte) 0);
+        assertThat(second.error()).isNull();
+        second.onFrame(frame, 0, 8192, FrameHeaderFlyweight.DATA, (byte) 0);
+        assertThat(second.error()).contains("would pass the 49152 bytes of direct memory")
+            .contains("-XX:MaxDirectMemorySize");
+        assertThat(budget.used()).as("a refused growth takes nothing").isEqualTo(48 * 1024);
+        assertThat(second.isProtocolError()).as("a refusal of this side, not the peer's fault").isFalse();
+
+        // the first finishes its message, and its stream ends: everything goes back
+        first.onFrame(frame, 0, 8192, FrameHeaderFlyweight.DATA, MessageFragmenter.LAST);
+        assertThat(whole).containsExactly(4 * 8192);
+        first.release();
+        second.release();
+        assertThat(budget.used()).isZero();
+        first.release();
+        assertThat(budget.used()).as("release is idempotent").isZero();
+    }
+
     private static byte[] message(final int sequence, final int length) {
         final byte[] bytes = new byte[length];
         for (int i = 0; i < length; i++) {
