@@ -9,6 +9,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import jdk.net.ExtendedSocketOptions;
@@ -61,8 +62,8 @@ final class CmChannel implements AutoCloseable {
         }
     }
 
-    /** The user this process runs as, to compare with a peer's. */
-    private static final String ME = System.getProperty("user.name");
+    /** The user this process runs as, to compare with a peer's (by uid: a principal's equality is its uid's). */
+    private static final UserPrincipal ME = ShmDirectory.currentUser();
 
     /**
      * The kernel's word on who is at the other end of the socket (SO_PEERCRED): a shared-memory peer must run as this
@@ -74,9 +75,8 @@ final class CmChannel implements AutoCloseable {
     String otherUser() {
         try {
             final UnixDomainPrincipal peer = channel.getOption(ExtendedSocketOptions.SO_PEERCRED);
-            final String user = peer.user().getName();
-            return user.equals(ME) ? null : "the peer process runs as user '" + user + "', this one as '" + ME
-                + "': shared-memory peers must be the same user";
+            return peer.user().equals(ME) ? null : "the peer process runs as user '" + peer.user().getName()
+                + "', this one as '" + (ME == null ? "?" : ME.getName()) + "': shared-memory peers must be the same user";
         } catch (final IOException | UnsupportedOperationException ex) {
             return "cannot tell which user the peer process runs as (" + ex + ")";
         }

@@ -85,10 +85,10 @@ final class ShmDirectory {
         }
         try {
             final UserPrincipal owner = Files.getOwner(path, LinkOption.NOFOLLOW_LINKS);
-            final String me = System.getProperty("user.name");
-            if (me != null && !owner.getName().equals(me)) {
+            final UserPrincipal me = currentUser();
+            if (me == null || !owner.equals(me)) { // by uid: a user without a name (no passwd entry) is still one
                 throw new RdmaException("the shared-memory directory " + path + " belongs to user '" + owner.getName()
-                    + "', not to '" + me + "'; each user needs a directory of their own");
+                    + "', not to '" + (me == null ? "?" : me.getName()) + "'; each user needs a directory of their own");
             }
             final Set<PosixFilePermission> mode = Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS);
             if (!mode.equals(OWNER_ONLY)) {
@@ -217,6 +217,18 @@ final class ShmDirectory {
             return Files.getFileStore(path).getUsableSpace();
         } catch (final IOException ex) {
             return -1;
+        }
+    }
+
+    /**
+     * @return the user this process runs as (the owner of {@code /proc/self}), whose equality with another principal is
+     *     that of their uids, even for a uid without a name; null where it cannot be read
+     */
+    static UserPrincipal currentUser() {
+        try {
+            return Files.getOwner(Path.of("/proc/self"));
+        } catch (final IOException | UnsupportedOperationException ex) {
+            return null;
         }
     }
 

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -92,6 +93,31 @@ class ShmOtherUserTest {
                 .contains("the peer process runs as user 'nobody', this one as 'root': shared-memory peers must be "
                     + "the same user");
             assertThat(List.of(device.listen("still-serving").address())).containsExactly("still-serving");
+        }
+    }
+
+    @Test
+    void aUserWithoutANameIsStillItselfToItsDirectoryAndItsPeers() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root to run a process as another uid");
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "needs setpriv");
+        final int uid = 54321;
+        assumeTrue(!Files.readAllLines(Path.of("/etc/passwd")).stream().anyMatch(line -> line.split(":")[2]
+            .equals(Integer.toString(uid))), "uid " + uid + " has a passwd entry here");
+        final Path nameless = Path.of("/tmp", "rr-nameless-" + ProcessHandle.current().pid());
+        final List<String> command = new ArrayList<>(List.of("setpriv", "--reuid=" + uid, "--regid=" + uid,
+            "--clear-groups", "--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search"));
+        // the capability lets it read this build's class path (under /root); it writes only its own directory
+        command.addAll(io.rdmareactive.spi.demo.ChildJvmCommand.of(NamelessUserPeer.class, "-Xmx128m"));
+        command.add(nameless.toString());
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try {
+            assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the child ends").isTrue();
+            final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(process.exitValue()).as("the child's exit; it said:%n%s", output).isZero();
+            assertThat(output).contains("CONNECTED");
+        } finally {
+            process.destroyForcibly();
+            new ProcessBuilder("rm", "-rf", nameless.toString()).start().waitFor(30, TimeUnit.SECONDS);
         }
     }
 }
