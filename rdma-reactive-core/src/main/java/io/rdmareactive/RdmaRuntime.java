@@ -5,6 +5,7 @@ import io.rdmareactive.internal.driver.EventLoop;
 import io.rdmareactive.internal.driver.EventLoopGroup;
 import io.rdmareactive.internal.driver.IdleStrategies;
 import io.rdmareactive.internal.protocol.ReassemblyBudget;
+import io.rdmareactive.ring.PrivateDirectory;
 import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
@@ -164,14 +165,21 @@ public final class RdmaRuntime implements Disposable {
         }
         final String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
         final Path shm = Path.of("/dev/shm");
-        final Path directory = (Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")))
-            .resolve("rdma-reactive-" + user);
+        return privateCountersDirectory((Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")))
+            .resolve("rdma-reactive-" + user));
+    }
+
+    /**
+     * The counters directory gets the shared-memory directory's rules: created 0700, not a symbolic link, this user's
+     * (another user's directory, or a link planted there, would receive or expose this process's counters).
+     */
+    static Path privateCountersDirectory(final Path directory) {
         try {
-            Files.createDirectories(directory);
-        } catch (final java.io.IOException ex) {
-            throw new RdmaConnectionException("cannot create the counters directory " + directory + ": " + ex, ex);
+            return PrivateDirectory.open(directory, "the counters directory",
+                "choose a writable directory (the runtime's directory, RdmaClient.directory / RdmaServer.directory)");
+        } catch (final IllegalStateException ex) {
+            throw new RdmaConnectionException(ex.getMessage(), ex.getCause() != null ? ex.getCause() : ex);
         }
-        return directory;
     }
 
     /** @return the runtime's name ({@code <provider>-<pid>-<n>}), which its loop threads carry */

@@ -7,6 +7,8 @@
  *   <li>{@link io.rdmareactive.ring.RingBuffers}: Agrona's own {@code ManyToOneRingBuffer} and
  *       {@code OneToOneRingBuffer} laid over a region of that memory. Claiming, committing, aborting and reading are
  *       Agrona's; nothing of it is rewritten here. Over a file mapping, two processes share one ring.</li>
+ *   <li>{@link io.rdmareactive.ring.PrivateDirectory}: the directory such files live in, which only its owner (by
+ *       uid) may enter: created 0700, never a symbolic link.</li>
  * </ul>
  *
  * <p>The rings mirrored into a remote peer (a send ring the adapter reads, the peer's receive ring it writes, 64-bit

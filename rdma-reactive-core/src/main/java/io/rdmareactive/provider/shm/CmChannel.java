@@ -63,7 +63,7 @@ final class CmChannel implements AutoCloseable {
     }
 
     /** The user this process runs as, to compare with a peer's (by uid: a principal's equality is its uid's). */
-    private static final UserPrincipal ME = ShmDirectory.currentUser();
+    private static final UserPrincipal ME = io.rdmareactive.ring.PrivateDirectory.currentUser();
 
     /**
      * The kernel's word on who is at the other end of the socket (SO_PEERCRED): a shared-memory peer must run as this

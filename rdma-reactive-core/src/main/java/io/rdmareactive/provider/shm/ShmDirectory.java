@@ -1,6 +1,7 @@
 package io.rdmareactive.provider.shm;
 
 import io.rdmareactive.ring.OffHeapMemory;
+import io.rdmareactive.ring.PrivateDirectory;
 import io.rdmareactive.spi.RdmaException;
 import io.rdmareactive.spi.RegistrationLimitException;
 import java.io.IOException;
@@ -9,14 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +39,6 @@ final class ShmDirectory {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern DEVICE_ID = Pattern.compile("[0-9]{1,10}-[0-9a-f]{8}");
-    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
     private static final System.Logger LOG = System.getLogger(ShmDirectory.class.getName());
 
     private final Path path;
@@ -66,36 +63,12 @@ final class ShmDirectory {
      * @throws RdmaException naming the directory, what is wrong and what to do
      */
     static ShmDirectory open(final Path requested) {
-        final Path path = requested.toAbsolutePath().normalize();
+        final Path path;
         try {
-            if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
-                Files.createDirectories(path, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-                Files.setPosixFilePermissions(path, OWNER_ONLY);
-            }
-        } catch (final FileSystemException ex) {
-            throw new RdmaException("cannot create the shared-memory directory " + path + ": " + reason(ex)
-                + "; choose a writable directory (DeviceOptions.directory, rdma.shm.directory)", ex);
-        } catch (final IOException | UnsupportedOperationException ex) {
-            throw new RdmaException("cannot create the shared-memory directory " + path + ": " + ex
-                + "; choose a writable directory on a POSIX file system", ex);
-        }
-        if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
-            throw new RdmaException("the shared-memory directory " + path + " exists but is not a directory (or is a "
-                + "symbolic link); remove it or choose another directory");
-        }
-        try {
-            final UserPrincipal owner = Files.getOwner(path, LinkOption.NOFOLLOW_LINKS);
-            final UserPrincipal me = currentUser();
-            if (me == null || !owner.equals(me)) { // by uid: a user without a name (no passwd entry) is still one
-                throw new RdmaException("the shared-memory directory " + path + " belongs to user '" + owner.getName()
-                    + "', not to '" + (me == null ? "?" : me.getName()) + "'; each user needs a directory of their own");
-            }
-            final Set<PosixFilePermission> mode = Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS);
-            if (!mode.equals(OWNER_ONLY)) {
-                Files.setPosixFilePermissions(path, OWNER_ONLY);
-            }
-        } catch (final IOException ex) {
-            throw new RdmaException("cannot check the owner and mode of " + path + ": " + ex, ex);
+            path = PrivateDirectory.open(requested, "the shared-memory directory",
+                "choose a writable directory (DeviceOptions.directory, rdma.shm.directory)");
+        } catch (final IllegalStateException ex) {
+            throw new RdmaException(ex.getMessage(), ex.getCause() != null ? ex.getCause() : ex);
         }
         // a name of its own: devices of one process may open here at the same time (each deletes only its probe)
         final Path probe = path.resolve(".probe-" + ProcessHandle.current().pid() + "-" + PROBES.incrementAndGet());
@@ -111,10 +84,7 @@ final class ShmDirectory {
     }
 
     private static String reason(final IOException ex) {
-        if (ex instanceof FileSystemException fse && fse.getReason() != null) {
-            return fse.getReason() + (fse.getFile() != null ? " (" + fse.getFile() + ")" : "");
-        }
-        return ex.toString();
+        return PrivateDirectory.reason(ex);
     }
 
     Path path() {
@@ -220,17 +190,6 @@ final class ShmDirectory {
         }
     }
 
-    /**
-     * @return the user this process runs as (the owner of {@code /proc/self}), whose equality with another principal is
-     *     that of their uids, even for a uid without a name; null where it cannot be read
-     */
-    static UserPrincipal currentUser() {
-        try {
-            return Files.getOwner(Path.of("/proc/self"));
-        } catch (final IOException | UnsupportedOperationException ex) {
-            return null;
-        }
-    }
 
     /**
      * Creates and locks this device's liveness file. The kernel releases the lock when the process dies, however it
