@@ -78,9 +78,9 @@ import reactor.core.publisher.Sinks;
 public final class PingPong {
 
     static final String USAGE = "use --round-trips=N --size=BYTES --idle=busy-spin|yielding|backoff|sleeping "
-        + "[--role=ping|pong --address=NAME] [--directory=PATH]";
+        + "[--role=ping|pong --address=NAME] [--directory=PATH] [--liveness-seconds=N]";
     private static final Set<String> OPTIONS = Set.of("role", "address", "round-trips", "size", "idle", "directory",
-        "provider", "once");
+        "provider", "once", "liveness-seconds");
     private static final Duration STARTUP = Duration.ofSeconds(30);
     /** The longest wait for one echo: a slow machine only makes the run longer, a stuck peer ends it. */
     private static final Duration ECHO_TIMEOUT = Duration.ofSeconds(30);
@@ -207,14 +207,20 @@ public final class PingPong {
     }
 
     private static RdmaServer server(final Settings settings) {
-        final RdmaServer server = RdmaServer.create().provider(settings.provider).address(settings.address)
+        RdmaServer server = RdmaServer.create().provider(settings.provider).address(settings.address)
             .idleStrategy(settings.idle);
+        if (settings.livenessSeconds > 0) {
+            server = server.liveness(keepalive(settings), Duration.ofSeconds(settings.livenessSeconds));
+        }
         return settings.directory == null ? server : server.directory(settings.directory);
     }
 
     private static RdmaClient client(final Settings settings, final String address) {
-        final RdmaClient client = RdmaClient.create().provider(settings.provider).address(address)
+        RdmaClient client = RdmaClient.create().provider(settings.provider).address(address)
             .idleStrategy(settings.idle);
+        if (settings.livenessSeconds > 0) {
+            client = client.liveness(keepalive(settings), Duration.ofSeconds(settings.livenessSeconds));
+        }
         return settings.directory == null ? client : client.directory(settings.directory);
     }
 
@@ -337,6 +343,9 @@ public final class PingPong {
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), PingPong.class.getName(),
                 "--role=pong", "--once", "--address=" + address, "--provider=" + settings.provider,
                 "--idle=" + settings.idle));
+            if (settings.livenessSeconds > 0) {
+                command.add("--liveness-seconds=" + settings.livenessSeconds);
+            }
             if (settings.directory != null) {
                 command.add("--directory=" + settings.directory);
             }
@@ -382,8 +391,17 @@ public final class PingPong {
         }
     }
 
+    /** A fifth of the liveness timeout, as the defaults (1 s of 5 s). */
+    private static Duration keepalive(final Settings settings) {
+        return Duration.ofMillis(settings.livenessSeconds * 1000L / 5);
+    }
+
+    /**
+     * @param livenessSeconds the connection's liveness timeout (--liveness-seconds; 0: the default of 5 s), for slow
+     *                        or emulated machines where a process can stall for seconds
+     */
     private record Settings(String role, String address, int roundTrips, int size, String idle, Path directory,
-                            String provider, boolean once) {
+                            String provider, boolean once, int livenessSeconds) {
 
         static Settings parse(final String[] args) {
             final SampleArguments arguments = SampleArguments.parse(args, OPTIONS, USAGE);
@@ -396,7 +414,7 @@ public final class PingPong {
                 arguments.integer("round-trips", 50_000, 10, Integer.MAX_VALUE - 1),
                 arguments.integer("size", 32, 1, 1 << 20), arguments.idle("yielding"),
                 directory == null ? null : Path.of(directory), arguments.string("provider", "shm"),
-                arguments.has("once"));
+                arguments.has("once"), arguments.integer("liveness-seconds", 0, 0, 3600));
         }
     }
 }
