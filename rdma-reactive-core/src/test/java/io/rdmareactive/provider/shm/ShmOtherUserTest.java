@@ -104,8 +104,14 @@ class ShmOtherUserTest {
         assumeTrue(!Files.readAllLines(Path.of("/etc/passwd")).stream().anyMatch(line -> line.split(":")[2]
             .equals(Integer.toString(uid))), "uid " + uid + " has a passwd entry here");
         final Path nameless = Path.of("/tmp", "rr-nameless-" + ProcessHandle.current().pid());
-        final List<String> command = new ArrayList<>(List.of("setpriv", "--reuid=" + uid, "--regid=" + uid,
-            "--clear-groups", "--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search"));
+        final List<String> setpriv = List.of("setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups",
+            "--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search");
+        final List<String> probe = new ArrayList<>(setpriv);
+        probe.add("/bin/true");
+        final Process probing = new ProcessBuilder(probe).redirectErrorStream(true).start();
+        assumeTrue(probing.waitFor(30, TimeUnit.SECONDS) && probing.exitValue() == 0,
+            "setpriv cannot give a process an ambient capability here");
+        final List<String> command = new ArrayList<>(setpriv);
         // the capability lets it read this build's class path (under /root); it writes only its own directory
         command.addAll(io.rdmareactive.spi.demo.ChildJvmCommand.of(NamelessUserPeer.class, "-Xmx128m"));
         command.add(nameless.toString());
