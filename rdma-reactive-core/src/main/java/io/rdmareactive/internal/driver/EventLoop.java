@@ -66,6 +66,8 @@ public final class EventLoop implements Agent {
     private final AtomicLong signals = new AtomicLong();
     private volatile Thread thread;
     private volatile boolean sleeping;
+    /** False once {@link #wrap} saw an idle strategy that never parks the thread: nobody need wake it. */
+    private volatile boolean mayPark = true;
     private volatile boolean closed;
     /** Set when the group stops the loop: it no longer idles, so that it sees the stop at once. */
     private volatile boolean stopping;
@@ -189,9 +191,13 @@ public final class EventLoop implements Agent {
 
     /**
      * Tells the loop that memory it polls changed (a frame committed to a send ring): wakes it if it said it sleeps.
-     * One atomic increment; an unpark only for a sleeping loop.
+     * One atomic increment where the loop's idle strategy may park it, nothing where it never does; an unpark only for
+     * a sleeping loop.
      */
     public void notifyWork() {
+        if (!mayPark) {
+            return; // its idle strategy never parks the thread (yielding, busy-spin): it finds the work by polling
+        }
         signals.getAndIncrement(); // a full fence: the loop's sleeping flag is read after the work is visible
         if (sleeping) {
             final Thread owner = thread;
@@ -579,6 +585,7 @@ public final class EventLoop implements Agent {
         final boolean parks = delegate instanceof org.agrona.concurrent.BackoffIdleStrategy
             || delegate instanceof org.agrona.concurrent.SleepingIdleStrategy
             || delegate instanceof org.agrona.concurrent.SleepingMillisIdleStrategy;
+        mayPark = parks;
         return new IdleStrategy() {
             @Override
             public void idle(final int workCount) {

@@ -41,6 +41,11 @@ final class PeerDoorbell {
      */
     void ring() {
         java.lang.invoke.VarHandle.fullFence(); // the writes before are visible before the flag is read
+        ringFenced();
+    }
+
+    /** {@link #ring()} for a caller that has just made a full fence after its writes. */
+    void ringFenced() {
         if (flag.getLongVolatile(0) != 0) {
             return;
         }

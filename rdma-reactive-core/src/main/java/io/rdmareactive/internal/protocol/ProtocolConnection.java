@@ -69,6 +69,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private final long[] active;
     /** Direct peer access: look at every published position in the next cycle (at start; the look-flag was set). */
     private boolean scanPublished = true;
+    /** When the last look at the published positions found frames ({@link System#nanoTime()}). */
+    private long publishedAtNanos;
     /** Direct peer access: how this side tells the peer's loop to look; null without. */
     private final PeerDoorbell peerDoorbell;
     /** Direct peer access: the peer's lines, mapped here (its doorbell's description, this side's acknowledgement). */
@@ -335,9 +337,13 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             }
             return work;
         }
-        if (pollPublished && (scanPublished || doorbellRung())) {
+        if (pollPublished && (scanPublished || doorbellRung(now))) {
             scanPublished = false;
-            work += pollPublished();
+            final int published = pollPublished();
+            if (published > 0) {
+                publishedAtNanos = now;
+            }
+            work += published;
             if (isTerminated()) {
                 return work;
             }
@@ -474,6 +480,11 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return liveness.nextDeadline();
     }
 
+    /** @return true if the loop watches stream {@code s}: it looks at it in every cycle, unmarked (for tests) */
+    boolean isWatched(final int s) {
+        return isActive(s);
+    }
+
     /** @return true if the loop looks at stream {@code s} in this cycle */
     private boolean isActive(final int s) {
         return (active[s >>> 6] & (1L << s)) != 0;
@@ -507,6 +518,23 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 if (stream.sendRing().isBusy() || stream.receiveRing().hasCreditToReturn()
                     || stream.hasControlPending()) {
                     keep |= 1L << bit;
+                }
+            }
+            // a commit to a watched stream marks nothing (StreamMarks.markCommit): after the store that drops a
+            // stream, look at its send ring once more, or a commit that found it still watched would wait unseen
+            long dropped = marks.watch(w, keep);
+            if (dropped != 0) {
+                long again = 0;
+                while (dropped != 0) {
+                    final int bit = Long.numberOfTrailingZeros(dropped);
+                    dropped &= dropped - 1;
+                    if (streams[(w << 6) + bit].sendRing().isBusy()) {
+                        again |= 1L << bit;
+                    }
+                }
+                if (again != 0) {
+                    keep |= again;
+                    marks.watch(w, keep);
                 }
             }
             active[w] = keep;
@@ -545,13 +573,21 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
      * set after a publish whenever they find it clear). Clearing it is a full fence before the published positions
      * are read, so a publish that found it still set is seen in this look.
      */
-    private boolean doorbellRung() {
+    private boolean doorbellRung(final long now) {
         if (lines.getLongVolatile(ConnectionLayout.LOOK_FLAG_OFFSET) == 0) {
             return false;
         }
-        lines.putLongVolatile(ConnectionLayout.LOOK_FLAG_OFFSET, 0);
+        if (now - publishedAtNanos > LOOK_HOLD_NANOS) {
+            lines.putLongVolatile(ConnectionLayout.LOOK_FLAG_OFFSET, 0);
+        }
+        // else the flag stays set while frames keep arriving, and the loop looks in every cycle: the peer's producers
+        // find it set and write nothing to this side's line per commit (a write to a line this loop reads, which
+        // cost more than the commit). It is cleared once frames stopped for LOOK_HOLD_NANOS, and looked once more.
         return true;
     }
+
+    /** How long the look-flag stays set after the last published frame seen, the loop looking in every cycle. */
+    private static final long LOOK_HOLD_NANOS = 16_000;
 
     /**
      * Direct peer access: how far the peer published frames into each data stream's receive ring (a long in the

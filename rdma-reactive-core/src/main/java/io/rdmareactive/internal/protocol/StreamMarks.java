@@ -20,6 +20,8 @@ final class StreamMarks {
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final long[] words;
+    /** The streams the loop looks at in every cycle anyway (written by the loop, read by producers). */
+    private final long[] watched;
     /** Set while the connection's loop does not poll it (parked): a mark then rings the doorbell. */
     private volatile boolean parked;
     private AtomicBuffer doorbells;
@@ -27,6 +29,7 @@ final class StreamMarks {
 
     StreamMarks(final int maxStreams) {
         this.words = new long[(maxStreams + 63) >>> 6];
+        this.watched = new long[words.length];
     }
 
     /** @return how many words of 64 streams there are */
@@ -43,8 +46,39 @@ final class StreamMarks {
             WORDS.getAndBitwiseOr(words, word, bit);
         }
         if (parked) {
-            Doorbells.ring(doorbells, doorbell); // the loop takes the marks after it saw the doorbell
+            // the loop takes the marks after it saw the doorbell; one ring wakes it, so the marks after this one (a
+            // producer's next commits) need not ring again
+            parked = false;
+            Doorbells.ring(doorbells, doorbell);
         }
+    }
+
+    /**
+     * Marks {@code stream} after a commit to its send ring (its producer), unless the loop watches the stream: then it
+     * looks at the ring in its next cycle anyway, and a stream that streams pays a fence and a read per commit, not a
+     * write to a line the loop writes too. The loop drops a stream from the watched set only with a look after the
+     * drop ({@link #watch}): a commit that found it still watched is seen by that look.
+     */
+    void markCommit(final int stream) {
+        VarHandle.fullFence();
+        if (((long) WORDS.getVolatile(watched, stream >>> 6) & (1L << stream)) != 0) {
+            return;
+        }
+        mark(stream);
+    }
+
+    /**
+     * The loop watches the streams of {@code bits} in word {@code word} from now on (loop only): a store with a full
+     * fence, so that the loop's look after it at a dropped stream's ring sees any commit that skipped its mark.
+     *
+     * @return the streams that were watched before and are not now: the caller looks at their send rings once more
+     */
+    long watch(final int word, final long bits) {
+        final long before = watched[word];
+        if (before != bits) {
+            WORDS.setVolatile(watched, word, bits);
+        }
+        return before & ~bits;
     }
 
     /** The connection's doorbell in its loop's page (loop, before it first parks). */

@@ -175,10 +175,14 @@ final class StreamSendRing {
             publishLine.putLongRelease(0, claimEnd); // the frame's bytes are in the peer's ring before this
         }
         if (marks != null) {
-            marks.mark(streamId); // a full fence first: the positions above are visible before the marks are read
+            marks.markCommit(streamId); // a full fence first: the positions above are visible before the marks are read
         }
         if (peer != null) {
-            peer.ring(); // the peer's loop looks at this connection again
+            if (marks != null) {
+                peer.ringFenced(); // markCommit made the fence: the peer's loop looks at this connection again
+            } else {
+                peer.ring();
+            }
         }
     }
 

@@ -6,9 +6,8 @@ import io.rdmareactive.internal.driver.EventLoop;
 import io.rdmareactive.internal.protocol.MessageFragmenter;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.BooleanSupplier;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -44,11 +43,18 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private final MonoSink<Void> sink;
     private final BooleanSupplier released;
     private final DriverCounters counters;
-    private final ManyToOneConcurrentArrayQueue<T> pending = new ManyToOneConcurrentArrayQueue<>(BATCH);
-    private final AtomicInteger wip = new AtomicInteger();
-    private final AtomicLong outstanding = new AtomicLong();
-    private final AtomicBoolean finished = new AtomicBoolean();
-    private final MessageFragmenter fragmenter;
+    /**
+     * Elements that arrived while another thread drained, or that a full ring held back: made on first need (a send of
+     * one element at a time, a request or an answer, never needs it), then kept.
+     */
+    private volatile ManyToOneConcurrentArrayQueue<T> pending;
+    /** Drains asked for: the thread that moves it from 0 drains, the others leave it one more pass. */
+    private volatile int wip;
+    /** Elements asked of upstream and not yet arrived. */
+    private volatile long outstanding;
+    private volatile boolean finished;
+    /** Made on the first message larger than a frame (the draining thread's). */
+    private MessageFragmenter fragmenter;
     private final int maxMessageLength;
 
     private volatile Subscription upstream;
@@ -56,6 +62,8 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private volatile Throwable upstreamError;
     private volatile boolean cancelled;
     private ExpandableDirectByteBuffer scratch;
+    /** An element onNext hands straight to the drain it runs itself (the drain's thread only). */
+    private T held;
     private int openKind;
     private Publisher<? extends T> source;
 
@@ -72,7 +80,6 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         this.sink = sink;
         this.released = released;
         this.counters = counters;
-        this.fragmenter = new MessageFragmenter(stream);
         this.maxMessageLength = connection.options().maxMessageLength();
     }
 
@@ -117,15 +124,24 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     @Override
     public void onNext(final T element) {
         java.util.Objects.requireNonNull(element, "element"); // Reactive Streams 2.13
+        if (held == null && outstanding > 0 && WIP.compareAndSet(this, 0, 1)) {
+            // no drain runs anywhere: this thread drains, and the element goes to it directly, not through the queue
+            // (it still goes after anything queued, as drain sends the queue first; onNext calls are serial, so no
+            // other element can be queued meanwhile)
+            held = element;
+            OUTSTANDING.getAndAdd(this, -1L);
+            run();
+            return;
+        }
         // queue first, then count it as arrived: onNext may run on the publisher's thread while another drain computes
         // how much to ask for from pending + outstanding, and the other order let it see the element in neither
         // and ask for one more than the queue holds
-        if (!pending.offer(element)) {
+        if (!queue().offer(element)) {
             // upstream sent more than it was asked for: a Reactive Streams violation
             onError(new IllegalStateException("the publisher sent more elements than were requested"));
             return;
         }
-        outstanding.decrementAndGet();
+        OUTSTANDING.getAndAdd(this, -1L);
         signal();
     }
 
@@ -156,7 +172,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
      * another thread is draining already (it then drains once more).
      */
     public void signal() {
-        if (wip.getAndIncrement() == 0) {
+        if ((int) WIP.getAndAdd(this, 1) == 0) {
             run();
         }
     }
@@ -171,7 +187,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
             while (true) {
                 drain();
                 report();
-                missed = wip.addAndGet(-missed);
+                missed = (int) WIP.getAndAdd(this, -missed) - missed;
                 if (missed == 0) {
                     break;
                 }
@@ -187,7 +203,12 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     }
 
     private void drain() {
-        if (finished.get()) {
+        if (held != null && (queued() > 0 || openKind != 0 || isFragmenting())) {
+            // the element onNext handed over cannot go first: it joins the queue's tail, behind what came before it
+            queue().offer(held);
+            held = null;
+        }
+        if (finished) {
             return;
         }
         if (connection.isTerminated() || released.getAsBoolean()) {
@@ -222,17 +243,26 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
             openKind = 0;
         }
         // what was held back by a full ring goes first, in order
-        if (fragmenter.isSending() && fragmenter.send() == ProtocolStream.BACK_PRESSURED) {
+        if (isFragmenting() && fragmenter.send() == ProtocolStream.BACK_PRESSURED) {
             return;
         }
+        if (held != null) {
+            // handed over by onNext on this thread, the queue empty (see the top of drain)
+            final T element = held;
+            held = null;
+            if (trySendHeld(element)) {
+                return;
+            }
+        }
+        final ManyToOneConcurrentArrayQueue<T> queue = pending;
         T element;
-        while ((element = pending.peek()) != null) {
+        while (queue != null && (element = queue.peek()) != null) {
             final int result = trySend(element);
             if (result == BACK_PRESSURED) {
                 counters.backPressureEvents().increment();
                 return;
             }
-            pending.poll();
+            queue.poll();
             if (result == FAILED || result == SENT_PARTLY) {
                 return; // the rest of a fragmented message goes out when the ring has room
             }
@@ -256,13 +286,68 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         // outstanding first, then the queue: onNext (on any thread) queues first and counts it as arrived after, so
         // an element counted out of outstanding here is already in the queue; the other order can miss it in both
         // and ask for one more than the queue holds
-        final long asked = outstanding.get();
-        final long canAsk = Math.min(stream.peerDemand(), BATCH) - pending.size() - asked;
-        if (canAsk > 0) {
-            outstanding.addAndGet(canAsk);
+        // asked for in batches, as Reactor's limitRate does: once what is queued and asked for has fallen to half of
+        // what may be asked, the rest at once; one request(n) per element cost the publisher's drain per element
+        final long asked = outstanding;
+        final long target = Math.min(stream.peerDemand(), BATCH);
+        final long have = queued() + asked;
+        final long canAsk = target - have;
+        if (canAsk > 0 && have <= target >> 1) {
+            OUTSTANDING.getAndAdd(this, canAsk);
             subscription.request(canAsk);
-        } else if (stream.peerDemand() == 0 && outstanding.get() == 0) {
+        } else if (stream.peerDemand() == 0 && outstanding == 0) {
             counters.creditStalls().increment(); // upstream could give more; the remote subscriber asked for none
+        }
+    }
+
+    /**
+     * Sends the element onNext handed to its own drain, the queue being empty.
+     *
+     * @return true if the drain stops here (the ring is full, so the element waits in the queue, or it failed)
+     */
+    private boolean trySendHeld(final T element) {
+        final int result = trySend(element);
+        if (result == BACK_PRESSURED) {
+            queue().offer(element); // the queue is empty and holds BATCH: this cannot fail
+            counters.backPressureEvents().increment();
+            return true;
+        }
+        return result == FAILED || result == SENT_PARTLY;
+    }
+
+    private boolean isFragmenting() {
+        return fragmenter != null && fragmenter.isSending();
+    }
+
+    /** @return the queue, made now if this is its first use */
+    private ManyToOneConcurrentArrayQueue<T> queue() {
+        final ManyToOneConcurrentArrayQueue<T> queue = pending;
+        if (queue != null) {
+            return queue;
+        }
+        final ManyToOneConcurrentArrayQueue<T> made = new ManyToOneConcurrentArrayQueue<>(BATCH);
+        return PENDING.compareAndSet(this, null, made) ? made : pending;
+    }
+
+    private int queued() {
+        final ManyToOneConcurrentArrayQueue<T> queue = pending;
+        return queue == null ? 0 : queue.size();
+    }
+
+    private static final VarHandle WIP;
+    private static final VarHandle OUTSTANDING;
+    private static final VarHandle FINISHED;
+    private static final VarHandle PENDING;
+
+    static {
+        try {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            WIP = lookup.findVarHandle(OutboundStream.class, "wip", int.class);
+            OUTSTANDING = lookup.findVarHandle(OutboundStream.class, "outstanding", long.class);
+            FINISHED = lookup.findVarHandle(OutboundStream.class, "finished", boolean.class);
+            PENDING = lookup.findVarHandle(OutboundStream.class, "pending", ManyToOneConcurrentArrayQueue.class);
+        } catch (final ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
         }
     }
 
@@ -303,11 +388,17 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
             if (subscription != null) {
                 subscription.cancel();
             }
-            pending.clear();
+            final ManyToOneConcurrentArrayQueue<T> queue = pending;
+            if (queue != null) {
+                queue.clear();
+            }
             upstreamError = new IllegalStateException("the sender could not encode a message: " + ex.getMessage(), ex);
             upstreamDone = true;
             signal();
             return FAILED;
+        }
+        if (fragmenter == null) {
+            fragmenter = new MessageFragmenter(stream);
         }
         fragmenter.begin(scratch, 0, length);
         counted(length);
@@ -340,7 +431,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     }
 
     private void finish(final Throwable error) {
-        if (finished.compareAndSet(false, true)) {
+        if (FINISHED.compareAndSet(this, false, true)) {
             if (error != null) {
                 sink.error(error);
             } else {

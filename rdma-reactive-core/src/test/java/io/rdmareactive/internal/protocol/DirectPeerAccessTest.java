@@ -41,6 +41,47 @@ class DirectPeerAccessTest {
         }
     }
 
+    /**
+     * A producer's commit to a stream its loop watches marks nothing and, while the peer keeps looking, writes nothing
+     * into the peer's line; the loop stops watching once the peer consumed everything, and a commit after that must
+     * mark and ring again. Bursts with idle loops between them cross that edge each time: every message arrives, and
+     * every byte's credit comes back.
+     */
+    @Test
+    void commitsAfterTheLoopsStoppedWatchingAreSeenAndCredited() {
+        try (ConnectionPair pair = ConnectionPair.open(SMALL)) {
+            final ProtocolStream out = pair.client.stream(1);
+            final ProtocolConnectionTest.Receiver receiver = new ProtocolConnectionTest.Receiver(1);
+            int sent = 0;
+            for (int burst = 0; burst < 200; burst++) {
+                final int target = sent + 1 + burst % 7;
+                for (int round = 0; round < 1_000 && receiver.received < target; round++) {
+                    final int index = sent < target ? out.claim(40) : -1;
+                    if (index >= 0) {
+                        ProtocolConnectionTest.Receiver.fill(out.buffer(), index, 1, sent++, 28);
+                        out.commit(ProtocolStream.WHOLE);
+                    }
+                    pair.pump();
+                    while (pair.server.stream(1).poll(receiver)) {
+                        // read as it comes
+                    }
+                }
+                assertThat(receiver.received).as("burst %d", burst).isEqualTo(target);
+                for (int idle = 0; idle < 10; idle++) {
+                    pair.pump(); // credit goes back; both loops stop watching the stream
+                }
+                assertThat(pair.client.isWatched(1)).as("the sender's loop watches an idle stream").isFalse();
+                if (burst % 3 == 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(100_000); // past the look-flag's hold
+                }
+            }
+            assertThat(pair.client.error()).isNull();
+            assertThat(pair.server.error()).isNull();
+            assertThat(receiver.errors).isEmpty();
+            assertThat(out.sendRing().free()).as("every byte's credit came back").isEqualTo(8192);
+        }
+    }
+
     @Test
     void aPublishedPositionBeyondTheRoomGivenEndsTheConnection() {
         try (ConnectionPair pair = ConnectionPair.open(SMALL)) {
