@@ -167,6 +167,13 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
             throw new IllegalStateException("the runtime " + runtime.name() + " was disposed; give runOn(...) a "
                 + "running one, or leave it out to use the process's shared runtime");
         }
+        final Throwable failure = runtime.failure().orElse(null);
+        if (failure != null) {
+            runtime.release();
+            throw new IllegalStateException("the runtime " + runtime.name() + " is broken (" + failure + " broke an "
+                + "event loop down, and every connection of that loop ended with it); dispose of it and give runOn(...) "
+                + "a new one", failure);
+        }
         return runtime;
     }
 }

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import reactor.core.Disposable;
 import reactor.core.scheduler.NonBlocking;
@@ -117,9 +118,10 @@ public final class RdmaRuntime implements Disposable {
             config.maxRegisteredBytes());
         synchronized (SHARED) {
             final RdmaRuntime running = SHARED.get(key);
-            if (running != null && running.retain()) {
+            if (running != null && running.failure().isEmpty() && running.retain()) {
                 return running;
             }
+            // none, released, or broken: a broken one lives on until its users release it, but serves no one new
             final RdmaRuntime created = open(key.provider(), key.directory(), key.idle(), key.maxRegisteredBytes(),
                 defaultLoops(), false, key);
             SHARED.put(key, created);
@@ -205,6 +207,16 @@ public final class RdmaRuntime implements Disposable {
     /** @return its loop threads (none in invoker mode) */
     public List<Thread> threads() {
         return loops.threads();
+    }
+
+    /**
+     * @return the error that broke one of its event loops down, if one did: a VM error (a fault on memory that went
+     *     away, no memory left) outside any one connection's work. Every connection of that loop ended with it at
+     *     once, and the runtime accepts no new client or server; dispose of it and build another. Empty while it is
+     *     sound. (The process's shared runtime is replaced by a new one for the next client or server.)
+     */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(loops.failure());
     }
 
     /** @return the counters of every connection on this runtime */

@@ -66,6 +66,8 @@ public final class EventLoop implements Agent {
     private final AtomicLong signals = new AtomicLong();
     private volatile Thread thread;
     private volatile boolean sleeping;
+    /** The VM error that broke the loop down ({@link #breakDown}); null while it is sound. */
+    private volatile Throwable failure;
     /** False once {@link #wrap} saw an idle strategy that never parks the thread: nobody need wake it. */
     private volatile boolean mayPark = true;
     private volatile boolean closed;
@@ -247,15 +249,42 @@ public final class EventLoop implements Agent {
         return true;
     }
 
-    /** Runs a task of this loop: what it throws is counted and logged, and the loop goes on (but for a VM error). */
+    /**
+     * Runs a task of this loop: what it throws is counted and logged, and the loop goes on; a VM error (a fault on
+     * unmapped memory, no memory left, a stack overflow) breaks the loop down ({@link #breakDown}).
+     */
     private void run(final Runnable task) {
         try {
             task.run();
         } catch (final VirtualMachineError fatal) {
-            throw fatal;
+            breakDown(fatal);
         } catch (final Throwable error) {
             errors.onError(error);
         }
+    }
+
+    /**
+     * A VM error escaped this loop's work outside any one connection's duty cycle: a task, a timer, the loop's own
+     * bookkeeping. Whatever it interrupted (a drain, a close) may never finish, so no connection of the loop can be
+     * trusted to: every one ends now with the cause, and the loop goes on running only so that they end (their
+     * subscribers get the error, their memory is released). The loop, and with it its runtime, says it is broken
+     * from now on ({@link #failure()}); new connections are refused.
+     */
+    private void breakDown(final VirtualMachineError fatal) {
+        errors.onError(fatal);
+        if (failure == null) {
+            failure = fatal;
+        }
+        final long now = System.nanoTime();
+        for (final Served entry : served) {
+            unpark(entry, now);
+            entry.connection.failed("event loop " + name + " broke down", fatal);
+        }
+    }
+
+    /** @return the VM error that broke this loop down, or null while it is sound (any thread) */
+    public Throwable failure() {
+        return failure;
     }
 
     /**
@@ -273,6 +302,9 @@ public final class EventLoop implements Agent {
             }
         }
         poll(entry);
+        if (failure != null) {
+            connection.failed("event loop " + name + " broke down earlier", failure); // ends at once, on this loop
+        }
     }
 
     private Doorbells doorbells(final RdmaDevice device) {
@@ -420,6 +452,15 @@ public final class EventLoop implements Agent {
 
     @Override
     public int doWork() {
+        try {
+            return cycle();
+        } catch (final VirtualMachineError fatal) {
+            breakDown(fatal);
+            return 1;
+        }
+    }
+
+    private int cycle() {
         int work = runTasks(tasks.size() + 16);
         final long now = System.nanoTime();
         if (doorbells != null) {
@@ -461,7 +502,7 @@ public final class EventLoop implements Agent {
             return connection.doWork(now);
         } catch (final Throwable error) {
             errors.onError(error);
-            connection.failed(error);
+            connection.failed("the connection's duty cycle failed", error);
             return 1;
         }
     }

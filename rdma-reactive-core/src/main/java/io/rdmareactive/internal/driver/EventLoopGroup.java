@@ -120,6 +120,17 @@ public final class EventLoopGroup implements AutoCloseable {
         return parked;
     }
 
+    /** @return the VM error that broke one of the loops down, or null while all are sound */
+    public Throwable failure() {
+        for (final EventLoop loop : loops) {
+            final Throwable failure = loop.failure();
+            if (failure != null) {
+                return failure;
+            }
+        }
+        return null;
+    }
+
     /** @return how many loops there are */
     public int size() {
         return loops.length;

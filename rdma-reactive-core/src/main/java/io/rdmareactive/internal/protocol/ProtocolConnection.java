@@ -841,12 +841,14 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     }
 
     /**
-     * The connection's duty cycle threw (its loop caught it): the connection ends with that cause, if it had not
-     * ended already. Nothing of the connection's memory is read here: the throw may have come from it.
+     * The connection's duty cycle, or its loop, threw (the loop caught it): the connection ends with that cause, if it
+     * had not ended already. Nothing of the connection's memory is read here: the throw may have come from it.
+     *
+     * @param what what failed, the start of the reason ("the connection's duty cycle failed")
      */
-    public void failed(final Throwable cause) {
+    public void failed(final String what, final Throwable cause) {
         if (error == null && !closed) {
-            error = "the connection's duty cycle failed: " + cause;
+            error = what + ": " + cause;
             try {
                 queuePair.disconnect();
             } catch (final RuntimeException ignored) {
