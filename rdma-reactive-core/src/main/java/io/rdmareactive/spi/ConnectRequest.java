@@ -17,7 +17,21 @@ public interface ConnectRequest {
      * @return the connected queue pair
      * @throws RdmaException if the peer went away meanwhile
      */
-    QueuePair accept(QueuePairOptions options, byte[] privateData);
+    default QueuePair accept(final QueuePairOptions options, final byte[] privateData) {
+        return accept(options, queuePair -> privateData);
+    }
+
+    /**
+     * Accepts with private data made once the queue pair exists, so that it can depend on the connection's
+     * {@linkplain QueuePair#localEndpoint() endpoints} (an authenticated answer binds them).
+     *
+     * @param options the queue pair to create
+     * @param answer  makes at most {@link DeviceLimits#maxPrivateDataLength()} bytes for the peer from the new queue
+     *                pair, whose endpoints are known; what it throws fails the accept, and the queue pair is closed
+     * @return the connected queue pair
+     * @throws RdmaException if the peer went away meanwhile
+     */
+    QueuePair accept(QueuePairOptions options, java.util.function.Function<? super QueuePair, byte[]> answer);
 
     /**
      * Rejects; the peer's connect fails with {@link ConnectionRejectedException} carrying the private data.

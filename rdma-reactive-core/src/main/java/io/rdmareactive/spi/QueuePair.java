@@ -26,6 +26,19 @@ public interface QueuePair extends AutoCloseable {
     /** @return a description of the peer for messages (a process, a host and port) */
     String peerDescription();
 
+    /**
+     * This end of the connection, as authentication binds it: on verbs its GID and queue-pair number, on shared
+     * memory its device id and queue-pair number. The peer's {@link #peerEndpoint()} is the same bytes, and two
+     * connections never share an endpoint pair, so a handshake relayed from one connection to another does not
+     * check. Known once the queue pair is connected (on the accepting side, from the accept's answer function).
+     *
+     * @return the endpoint's bytes (a copy)
+     */
+    byte[] localEndpoint();
+
+    /** @return the peer's end of the connection, as the peer's {@link #localEndpoint()} gives it (a copy) */
+    byte[] peerEndpoint();
+
     /** @return a reusable batch of up to {@code capacity} send requests for this queue pair */
     SendWorkRequest newSendRequest(int capacity);
 

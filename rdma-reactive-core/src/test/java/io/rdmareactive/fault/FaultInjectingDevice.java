@@ -126,8 +126,9 @@ public final class FaultInjectingDevice implements RdmaDevice {
                     }
 
                     @Override
-                    public QueuePair accept(final QueuePairOptions options, final byte[] privateData) {
-                        return wrap(request.accept(unwrap(options), privateData));
+                    public QueuePair accept(final QueuePairOptions options,
+                                            final java.util.function.Function<? super QueuePair, byte[]> answer) {
+                        return wrap(request.accept(unwrap(options), answer));
                     }
 
                     @Override

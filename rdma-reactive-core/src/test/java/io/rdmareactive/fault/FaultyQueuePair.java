@@ -65,6 +65,16 @@ final class FaultyQueuePair implements QueuePair {
     }
 
     @Override
+    public byte[] localEndpoint() {
+        return delegate.localEndpoint();
+    }
+
+    @Override
+    public byte[] peerEndpoint() {
+        return delegate.peerEndpoint();
+    }
+
+    @Override
     public SendWorkRequest newSendRequest(final int capacity) {
         final RecordedSendRequest recorded = new RecordedSendRequest(capacity);
         real.put(recorded, delegate.newSendRequest(capacity));

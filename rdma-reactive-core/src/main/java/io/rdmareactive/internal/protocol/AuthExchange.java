@@ -77,8 +77,8 @@ final class AuthExchange {
             HandshakeFlyweight.AUTH_MAC_OFFSET + HandshakeAuthentication.ANSWER_MAC_LENGTH);
         if (!HandshakeAuthentication.matches(mac("rr-server"), HandshakeAuthentication.ANSWER_MAC_LENGTH,
             serverMac)) {
-            throw new ProtocolException("authentication failed: " + peer + " does not know the secret (its answer's "
-                + "MAC does not match); this side sent it no key");
+            throw new ProtocolException("authentication failed: " + peer + " does not know the secret, or relays "
+                + "another connection's handshake (its answer's MAC does not match); this side sent it no key");
         }
         sendKeys("rr-client", "the proof");
         final HandshakeFlyweight keys = receiveKeys("rr-keys", "keys", agreed, deadline);
@@ -94,6 +94,7 @@ final class AuthExchange {
      */
     HandshakeFlyweight asServer(final ProtocolOptions agreed, final long deadline, final long timeoutMillis) {
         this.waitedMillis = timeoutMillis;
+        this.isServer = true;
         final HandshakeFlyweight keys = receiveKeys("rr-client", "proof", agreed, deadline);
         sendKeys("rr-keys", "the keys");
         awaitSend(deadline);
@@ -101,16 +102,36 @@ final class AuthExchange {
         return keys;
     }
 
+    /**
+     * A MAC of this exchange: over both nonces and settings, the connection's two endpoints (the client's, then the
+     * server's, as this side's queue pair sees them: a handshake relayed from another connection names other ones)
+     * and {@code more}.
+     */
     private byte[] mac(final String label, final byte[]... more) {
-        final byte[][] parts = new byte[4 + more.length][];
+        final byte[][] parts = new byte[6 + more.length][];
         final boolean server = "rr-server".equals(label) || "rr-keys".equals(label);
         parts[0] = server ? nonce(proposal) : nonce(answer);
         parts[1] = server ? nonce(answer) : nonce(proposal);
         parts[2] = settings(proposal);
         parts[3] = settings(answer);
-        System.arraycopy(more, 0, parts, 4, more.length);
+        parts[4] = isServer ? queuePair.peerEndpoint() : queuePair.localEndpoint();
+        parts[5] = isServer ? queuePair.localEndpoint() : queuePair.peerEndpoint();
+        System.arraycopy(more, 0, parts, 6, more.length);
         return HandshakeAuthentication.mac(secret, label, parts);
     }
+
+    /**
+     * The server's answer MAC ({@code "rr-server"}), made before its answer is sent: over both nonces and settings and
+     * the connection's endpoints, as the client checks it.
+     */
+    static byte[] answerMac(final byte[] secret, final byte[] proposal, final byte[] answer,
+                            final QueuePair queuePair) {
+        return HandshakeAuthentication.mac(secret, "rr-server", nonce(proposal), nonce(answer), settings(proposal),
+            settings(answer), queuePair.peerEndpoint(), queuePair.localEndpoint());
+    }
+
+    /** True on the server's side of the exchange (set by {@link #asServer}). */
+    private boolean isServer;
 
     private static byte[] keys(final int rkey, final long address, final long length) {
         final byte[] keys = new byte[MESSAGE_LENGTH - MAC_LENGTH];

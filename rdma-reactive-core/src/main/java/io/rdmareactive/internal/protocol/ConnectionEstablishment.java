@@ -174,13 +174,13 @@ public final class ConnectionEstablishment {
         final boolean direct = proposal.isDirect() && canMapPeers(device);
         try {
             final byte[] answer = authenticatedHandshake(agreed, HandshakeAuthentication.nonce(), direct);
-            final byte[] serverMac = HandshakeAuthentication.mac(secret, "rr-server",
-                AuthExchange.nonce(proposalData), AuthExchange.nonce(answer), AuthExchange.settings(proposalData),
-                AuthExchange.settings(answer));
-            System.arraycopy(serverMac, 0, answer, HandshakeFlyweight.AUTH_MAC_OFFSET,
-                HandshakeAuthentication.ANSWER_MAC_LENGTH);
             final AuthReceive proofReceive = new AuthReceive(resources.local, agreed);
-            final QueuePair queuePair = request.accept(resources.queuePairOptions(agreed, proofReceive), answer);
+            // the MAC binds the connection's endpoints, known once the queue pair exists
+            final QueuePair queuePair = request.accept(resources.queuePairOptions(agreed, proofReceive), created -> {
+                System.arraycopy(AuthExchange.answerMac(secret, proposalData, answer, created), 0, answer,
+                    HandshakeFlyweight.AUTH_MAC_OFFSET, HandshakeAuthentication.ANSWER_MAC_LENGTH);
+                return answer;
+            });
             return new Authenticating(device, agreed, resources, queuePair, new AuthExchange(secret, proposalData,
                 answer, resources.completions, resources.local, resources.remote, queuePair, proofReceive,
                 "the client " + request.peerDescription()), direct);

@@ -12,8 +12,10 @@ import javax.crypto.spec.SecretKeySpec;
  * The crypto of the authenticated handshake: fresh nonces and HMAC-SHA256 over labelled parts, compared in constant
  * time. Connection setup only (it allocates); nothing here runs on the data path.
  *
- * <p>Three MACs, each keyed with the shared secret and bound to both nonces and both handshakes' settings (their
- * first {@link #SETTINGS_LENGTH} bytes: magic, version, flags, streams, rings, message length):
+ * <p>Three MACs, each keyed with the shared secret and bound to both nonces, both handshakes' settings (their
+ * first {@link #SETTINGS_LENGTH} bytes: magic, version, flags, streams, rings, message length) and the connection's
+ * endpoints (the client's, then the server's: {@link io.rdmareactive.spi.QueuePair#localEndpoint()}), so that a host
+ * that relays a client's handshake to a server over a connection of its own gets MACs that do not check:
  * <ul>
  *   <li>{@code "rr-server"}: the server's answer, cut to {@link #ANSWER_MAC_LENGTH} bytes to fit the private data;</li>
  *   <li>{@code "rr-client"}: the client's proof, over its receive region's key, address and length too;</li>

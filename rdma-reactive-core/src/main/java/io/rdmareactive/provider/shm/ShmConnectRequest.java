@@ -40,14 +40,16 @@ final class ShmConnectRequest implements ConnectRequest {
     }
 
     @Override
-    public QueuePair accept(final QueuePairOptions options, final byte[] answer) {
-        device.checkPrivateData(answer); // before answering: a rejected argument leaves the request to answer
+    public QueuePair accept(final QueuePairOptions options,
+                            final java.util.function.Function<? super QueuePair, byte[]> answerOf) {
         answerOnce();
         final ShmQueuePair queuePair = device.createQueuePair(options);
         try {
             final PeerView peer = PeerView.attach(device.directory(), peerDeviceId, peerQpNumber);
             queuePair.connected(peer, channel, peerDescription(), privateData);
             options.prepare(queuePair);
+            final byte[] answer = answerOf.apply(queuePair);
+            device.checkPrivateData(answer);
             final ByteBuffer payload = ByteBuffer.allocate(256 + answer.length);
             CmChannel.putString(payload, device.id());
             payload.putInt(queuePair.number());
@@ -55,6 +57,10 @@ final class ShmConnectRequest implements ConnectRequest {
             channel.send(CmChannel.ACCEPT, payload.flip());
             device.monitor().watch(queuePair);
             return queuePair;
+        } catch (final IllegalArgumentException ex) {
+            queuePair.close();
+            channel.close();
+            throw ex; // the answer was too long
         } catch (final IOException | RuntimeException ex) {
             queuePair.close();
             channel.close();

@@ -449,7 +449,7 @@ final class ShmDevice implements RdmaDevice {
                     throw gone;
                 }
                 // the listener accepted and closed its queue pair at once: connected, then disconnected, as on verbs
-                queuePair.acceptedThenClosed(channel, description, acceptData);
+                queuePair.acceptedThenClosed(channel, description, acceptData, peerId, peerQp);
                 return queuePair;
             }
             queuePair.connected(peer, channel, description, acceptData);

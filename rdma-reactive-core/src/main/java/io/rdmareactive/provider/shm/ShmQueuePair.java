@@ -69,6 +69,7 @@ final class ShmQueuePair implements QueuePair {
     private volatile PeerView peer;
     private volatile CmChannel channel;
     private volatile String peerDescription = "not connected";
+    private volatile byte[] peerEndpoint;
     private volatile byte[] peerPrivateData = new byte[0];
     private volatile String errorReason;
 
@@ -98,6 +99,7 @@ final class ShmQueuePair implements QueuePair {
 
     /** Attaches the connected peer; the queue pair is ready to send once this returns. */
     void connected(final PeerView view, final CmChannel cm, final String description, final byte[] privateData) {
+        this.peerEndpoint = endpoint(view.deviceId(), view.queuePair.qpNumber());
         final int peerSge = view.queuePair.maxSge();
         scatterSegment = new MemorySegment[peerSge];
         scatterOffset = new long[peerSge];
@@ -110,7 +112,9 @@ final class ShmQueuePair implements QueuePair {
     }
 
     /** The peer accepted and closed its queue pair before this side could map it: report the disconnect. */
-    void acceptedThenClosed(final CmChannel cm, final String description, final byte[] privateData) {
+    void acceptedThenClosed(final CmChannel cm, final String description, final byte[] privateData,
+                            final String peerDeviceId, final int peerNumber) {
+        this.peerEndpoint = endpoint(peerDeviceId, peerNumber);
         this.peerPrivateData = privateData.clone();
         this.peerDescription = description;
         this.channel = cm;
@@ -120,6 +124,26 @@ final class ShmQueuePair implements QueuePair {
 
     CmChannel channel() {
         return channel;
+    }
+
+    /** @return an endpoint's bytes: the device id (UTF-8), a 0, the queue-pair number (4 bytes, big-endian) */
+    static byte[] endpoint(final String deviceId, final int number) {
+        final byte[] id = deviceId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return java.nio.ByteBuffer.allocate(id.length + 5).put(id).put((byte) 0).putInt(number).array();
+    }
+
+    @Override
+    public byte[] localEndpoint() {
+        return endpoint(device.id(), number);
+    }
+
+    @Override
+    public byte[] peerEndpoint() {
+        final byte[] peer = peerEndpoint;
+        if (peer == null) {
+            throw new IllegalStateException("queue pair " + number + " is not connected: it has no peer endpoint");
+        }
+        return peer.clone();
     }
 
     @Override

@@ -10,8 +10,9 @@ package io.rdmareactive.provider.verbs;
  * @param listenId    for CONNECT_REQUEST, the address of the listening id; otherwise 0
  * @param privateData the private data it carried, as delivered (possibly padded by the CM)
  * @param peer        for CONNECT_REQUEST, the peer's address as text; otherwise null
+ * @param peerQpNumber for CONNECT_REQUEST and ESTABLISHED, the peer's queue-pair number; otherwise 0
  */
-record CmEvent(int type, int status, long id, long listenId, byte[] privateData, String peer) {
+record CmEvent(int type, int status, long id, long listenId, byte[] privateData, String peer, int peerQpNumber) {
 
     static final int ADDR_RESOLVED = 0;
     static final int ADDR_ERROR = 1;

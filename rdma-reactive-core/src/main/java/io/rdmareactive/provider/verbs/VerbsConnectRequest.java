@@ -16,13 +16,16 @@ final class VerbsConnectRequest implements ConnectRequest {
     private final long cmId;
     private final byte[] privateData;
     private final String peer;
+    private final int peerQpNumber;
     private final AtomicBoolean answered = new AtomicBoolean();
 
-    VerbsConnectRequest(final VerbsDevice device, final long cmId, final byte[] privateData, final String peer) {
+    VerbsConnectRequest(final VerbsDevice device, final long cmId, final byte[] privateData, final String peer,
+                        final int peerQpNumber) {
         this.device = device;
         this.cmId = cmId;
         this.privateData = privateData;
         this.peer = peer;
+        this.peerQpNumber = peerQpNumber;
     }
 
     @Override
@@ -36,10 +39,10 @@ final class VerbsConnectRequest implements ConnectRequest {
     }
 
     @Override
-    public QueuePair accept(final QueuePairOptions options, final byte[] data) {
-        final byte[] framed = PrivateData.frame(data, PrivateData.CONNECT_LIMIT, "an accept");
+    public QueuePair accept(final QueuePairOptions options,
+                            final java.util.function.Function<? super QueuePair, byte[]> answerOf) {
         answer();
-        return device.accept(cmId, options, framed, privateData, peer);
+        return device.accept(cmId, options, answerOf, privateData, peer, peerQpNumber);
     }
 
     @Override

@@ -490,6 +490,8 @@ final class VerbsDevice implements RdmaDevice {
                 answer = await(answers, deadline, address, "the listener's answer");
                 switch (answer.type()) {
                     case CmEvent.ESTABLISHED -> {
+                        queuePair.endpoints(gid(id, VerbsLayouts.CM_ID_SGID), gid(id, VerbsLayouts.CM_ID_DGID),
+                            answer.peerQpNumber());
                         queuePair.established(PrivateData.unframe(answer.privateData()));
                         connected = true;
                         return queuePair;
@@ -558,8 +560,14 @@ final class VerbsDevice implements RdmaDevice {
         return param;
     }
 
-    QueuePair accept(final long idAddress, final QueuePairOptions options, final byte[] framed, final byte[] peerData,
-                     final String peer) {
+    /** @return a GID of a connection identifier's route ({@link VerbsLayouts#CM_ID_SGID} or {@code CM_ID_DGID}) */
+    private static byte[] gid(final MemorySegment id, final long offset) {
+        return id.asSlice(offset, 16).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+    }
+
+    QueuePair accept(final long idAddress, final QueuePairOptions options,
+                     final java.util.function.Function<? super QueuePair, byte[]> answerOf, final byte[] peerData,
+                     final String peer, final int peerQpNumber) {
         ensureOpen();
         final MemorySegment id = MemorySegment.ofAddress(idAddress).reinterpret(VerbsLayouts.RDMA_CM_ID.byteSize());
         final BlockingQueue<CmEvent> answers = new LinkedBlockingQueue<>();
@@ -569,7 +577,9 @@ final class VerbsDevice implements RdmaDevice {
         try (Arena call = Arena.ofConfined()) {
             final MemorySegment capture = NativeCall.captureSegment(call);
             queuePair = createQueuePair(id, options, peer);
+            queuePair.endpoints(gid(id, VerbsLayouts.CM_ID_SGID), gid(id, VerbsLayouts.CM_ID_DGID), peerQpNumber);
             options.prepare(queuePair);
+            final byte[] framed = PrivateData.frame(answerOf.apply(queuePair), PrivateData.CONNECT_LIMIT, "an accept");
             if (VerbsLibrary.integer(lib.accept, capture, id, connectionParameters(call, framed,
                 options.rnrRetries())) != 0) {
                 throw new RdmaException("accepting the connection from " + peer + " failed: rdma_accept returned "

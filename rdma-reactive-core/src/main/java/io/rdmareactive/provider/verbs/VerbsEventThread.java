@@ -116,7 +116,9 @@ final class VerbsEventThread extends Thread {
             final MemorySegment cmId = id.reinterpret(VerbsLayouts.RDMA_CM_ID.byteSize());
             peer = VerbsAddress.describe(cmId.asSlice(VerbsLayouts.CM_ID_DST_ADDR, 16));
         }
-        return new CmEvent(type, status, id.address(), listenId.address(), data, peer);
+        final int peerQpNumber = type == CmEvent.CONNECT_REQUEST || type == CmEvent.ESTABLISHED
+            || type == CmEvent.CONNECT_RESPONSE ? event.get(JAVA_INT, VerbsLayouts.CM_EVENT_QP_NUM) : 0;
+        return new CmEvent(type, status, id.address(), listenId.address(), data, peer, peerQpNumber);
     }
 
     private void drainAsyncEvents(final MemorySegment capture, final MemorySegment asyncEvent) {

@@ -195,7 +195,9 @@ final class VerbsLayouts {
         ADDRESS.withName("qp"),
         MemoryLayout.sequenceLayout(128, JAVA_BYTE).withName("route.addr.src_storage"),
         MemoryLayout.sequenceLayout(128, JAVA_BYTE).withName("route.addr.dst_storage"),
-        MemoryLayout.paddingLayout(56),
+        MemoryLayout.sequenceLayout(16, JAVA_BYTE).withName("route.addr.addr.ibaddr.sgid"),
+        MemoryLayout.sequenceLayout(16, JAVA_BYTE).withName("route.addr.addr.ibaddr.dgid"),
+        MemoryLayout.paddingLayout(24),
         JAVA_INT.withName("ps"),
         JAVA_BYTE.withName("port_num"),
         MemoryLayout.paddingLayout(67));
@@ -208,7 +210,9 @@ final class VerbsLayouts {
         JAVA_INT.withName("status"),
         ADDRESS.withName("param.conn.private_data"),
         JAVA_BYTE.withName("param.conn.private_data_len"),
-        MemoryLayout.paddingLayout(47));
+        MemoryLayout.paddingLayout(7),
+        JAVA_INT.withName("param.conn.qp_num"),
+        MemoryLayout.paddingLayout(36));
 
     /** {@code struct rdma_conn_param}. */
     static final StructLayout RDMA_CONN_PARAM = MemoryLayout.structLayout(
@@ -320,6 +324,12 @@ final class VerbsLayouts {
     static final long CM_EVENT_STATUS = offset(RDMA_CM_EVENT, "status");
     static final long CM_EVENT_PRIVATE_DATA = offset(RDMA_CM_EVENT, "param.conn.private_data");
     static final long CM_EVENT_PRIVATE_DATA_LEN = offset(RDMA_CM_EVENT, "param.conn.private_data_len");
+    /** The peer's queue-pair number, in a CONNECT_REQUEST (the requester's) or ESTABLISHED (the acceptor's). */
+    static final long CM_EVENT_QP_NUM = offset(RDMA_CM_EVENT, "param.conn.qp_num");
+    /** This side's GID of a connection's route (RoCE: from its IP address). */
+    static final long CM_ID_SGID = offset(RDMA_CM_ID, "route.addr.addr.ibaddr.sgid");
+    /** The peer's GID of a connection's route. */
+    static final long CM_ID_DGID = offset(RDMA_CM_ID, "route.addr.addr.ibaddr.dgid");
 
     private VerbsLayouts() {
     }

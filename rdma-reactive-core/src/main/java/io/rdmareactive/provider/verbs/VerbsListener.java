@@ -34,7 +34,8 @@ final class VerbsListener implements Listener {
     /** A connect request arrived (on the event thread). */
     void onConnectRequest(final CmEvent event) {
         final VerbsConnectRequest request = new VerbsConnectRequest(device, event.id(),
-            PrivateData.unframe(event.privateData()), event.peer() == null ? "(unknown peer)" : event.peer());
+            PrivateData.unframe(event.privateData()), event.peer() == null ? "(unknown peer)" : event.peer(),
+            event.peerQpNumber());
         if (closed.get()) {
             request.reject(new byte[0]);
             return;

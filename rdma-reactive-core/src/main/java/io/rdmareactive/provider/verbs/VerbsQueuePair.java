@@ -134,6 +134,40 @@ final class VerbsQueuePair implements QueuePair {
     }
 
     /** The connection is established: data may flow. */
+    /**
+     * The connection's endpoints, from its identifier's route and the peer's queue-pair number the connection manager
+     * reported (before the accept's answer is made, or once the connect is established).
+     */
+    void endpoints(final byte[] localGid, final byte[] peerGid, final int peerNumber) {
+        this.localEndpoint = endpoint(localGid, number);
+        this.peerEndpoint = endpoint(peerGid, peerNumber);
+    }
+
+    /** @return an endpoint's bytes: the GID (16 bytes), then the queue-pair number (4 bytes, big-endian) */
+    static byte[] endpoint(final byte[] gid, final int number) {
+        return java.nio.ByteBuffer.allocate(20).put(gid, 0, 16).putInt(number).array();
+    }
+
+    @Override
+    public byte[] localEndpoint() {
+        return connectedEndpoint(localEndpoint);
+    }
+
+    @Override
+    public byte[] peerEndpoint() {
+        return connectedEndpoint(peerEndpoint);
+    }
+
+    private byte[] connectedEndpoint(final byte[] endpoint) {
+        if (endpoint == null) {
+            throw new IllegalStateException("queue pair " + number + " is not connected: it has no endpoints yet");
+        }
+        return endpoint.clone();
+    }
+
+    private volatile byte[] localEndpoint;
+    private volatile byte[] peerEndpoint;
+
     void established(final byte[] peerData) {
         peerPrivateData = peerData.clone();
         state = QueuePairState.READY_TO_SEND;

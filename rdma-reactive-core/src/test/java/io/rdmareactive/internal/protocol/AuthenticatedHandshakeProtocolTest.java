@@ -158,7 +158,8 @@ class AuthenticatedHandshakeProtocolTest {
             assertThat(handshake.flags()).isEqualTo(HandshakeFlyweight.FLAG_AUTH);
             // where the keys would be: exactly the server's nonce and its MAC over the exchange, nothing else
             final byte[] expected = HandshakeAuthentication.mac(SECRET, "rr-server", AuthExchange.nonce(rogue.proposal),
-                AuthExchange.nonce(answer), AuthExchange.settings(rogue.proposal), AuthExchange.settings(answer));
+                AuthExchange.nonce(answer), AuthExchange.settings(rogue.proposal), AuthExchange.settings(answer),
+                rogue.queuePair.localEndpoint(), rogue.queuePair.peerEndpoint());
             assertThat(Arrays.copyOfRange(answer, HandshakeFlyweight.AUTH_MAC_OFFSET, HandshakeFlyweight.AUTH_LENGTH))
                 .isEqualTo(Arrays.copyOf(expected, HandshakeAuthentication.ANSWER_MAC_LENGTH));
 
@@ -224,6 +225,43 @@ class AuthenticatedHandshakeProtocolTest {
         }
     }
 
+    /**
+     * A host without the secret that a client reaches instead of the server (a wrong address; on RoCE, a spoofed ARP
+     * answer) relays the client's handshake to the server over a connection of its own, and the server's answer back,
+     * byte for byte. The MACs name the endpoints each side's queue pair sees, which differ on the two legs: the client
+     * finds the answer's MAC wrong and sends no proof and no key, and the server, which never gets a proof, gives none
+     * either.
+     */
+    @Test
+    void aRelayedHandshakeFailsAtTheClientBeforeAnyKeyIsSent() throws Exception {
+        final CompletableFuture<Object> server = serve(SECRET, Duration.ofSeconds(3));
+        final RdmaDevice relayDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory)
+            .build());
+        try (Listener relayListener = relayDevice.listen("relay")) {
+            final CompletableFuture<Rogue[]> relay = CompletableFuture.supplyAsync(() -> {
+                final ConnectRequest fromClient = relayListener.accept(TIMEOUT);
+                final Rogue towardServer = Rogue.connect(relayDevice, "auth", fromClient.privateData());
+                final Rogue towardClient = Rogue.accept(relayDevice, fromClient, towardServer.answer);
+                return new Rogue[] {towardServer, towardClient};
+            }, task -> new Thread(task, "relay").start()); // not the common pool: serve() may hold its one thread
+            assertThatThrownBy(() -> ConnectionEstablishment.connect(clientDevice, "relay", OPTIONS, TIMEOUT, SECRET))
+                .isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("authentication failed")
+                .hasMessageContaining("relays another connection's handshake")
+                .hasMessageContaining("this side sent it no key");
+            final Rogue[] legs = relay.get();
+            try (Rogue towardServer = legs[0]; Rogue towardClient = legs[1]) {
+                assertThat(towardClient.awaitReceive()).as("what the client sent the relay: no proof, no key")
+                    .isNotEqualTo(CompletionStatus.SUCCESS);
+                assertThat(server.get()).as("the server never got a proof, and sent no key")
+                    .isInstanceOf(ProtocolException.class).asString().contains("authentication failed");
+                assertThat(towardServer.awaitReceive()).isNotEqualTo(CompletionStatus.SUCCESS);
+            }
+        } finally {
+            relayDevice.close();
+        }
+    }
+
     private static byte[] forged(final byte[] mac, final Rogue rogue) {
         final byte[] message = new byte[HandshakeAuthentication.MESSAGE_LENGTH];
         System.arraycopy(mac, 0, message, 0, mac.length);
@@ -250,8 +288,6 @@ class AuthenticatedHandshakeProtocolTest {
         }
 
         static Rogue connect(final RdmaDevice device, final String address) {
-            final CompletionQueue completions = device.createCompletionQueue(16);
-            final MemoryRegion memory = device.allocateRegion(16384, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             final byte[] proposal = new byte[HandshakeFlyweight.AUTH_LENGTH];
             final UnsafeBuffer buffer = new UnsafeBuffer(proposal);
             new HandshakeFlyweight().wrap(buffer, 0).write(OPTIONS.maxStreams(), OPTIONS.ringCapacity(),
@@ -259,13 +295,32 @@ class AuthenticatedHandshakeProtocolTest {
             buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) HandshakeFlyweight.FLAG_AUTH,
                 HandshakeFlyweight.BYTE_ORDER);
             System.arraycopy(HandshakeAuthentication.nonce(), 0, proposal, HandshakeFlyweight.AUTH_NONCE_OFFSET, 16);
-            final QueuePairOptions options = QueuePairOptions.builder(completions, completions).sendDepth(4)
+            return connect(device, address, proposal);
+        }
+
+        /** Connects with the given handshake (a relay's: the one a client sent it), a receive posted. */
+        static Rogue connect(final RdmaDevice device, final String address, final byte[] proposal) {
+            final CompletionQueue completions = device.createCompletionQueue(16);
+            final MemoryRegion memory = device.allocateRegion(16384, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            return new Rogue(completions, memory, device.connect(address, options(completions, memory), proposal,
+                TIMEOUT), proposal);
+        }
+
+        /** Accepts a request with the given answer (a relay's: the server's), a receive posted. */
+        static Rogue accept(final RdmaDevice device, final ConnectRequest request, final byte[] answer) {
+            final CompletionQueue completions = device.createCompletionQueue(16);
+            final MemoryRegion memory = device.allocateRegion(16384, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            return new Rogue(completions, memory, request.accept(options(completions, memory), answer),
+                request.privateData());
+        }
+
+        private static QueuePairOptions options(final CompletionQueue completions, final MemoryRegion memory) {
+            return QueuePairOptions.builder(completions, completions).sendDepth(4)
                 .receiveDepth(4).maxSendSge(1).maxReceiveSge(1).prepare(queuePair -> {
                     final ReceiveWorkRequest receive = queuePair.newReceiveRequest(1);
                     receive.clear().add(7).sge(memory.address() + 8192, 256, memory.lkey());
                     assertThat(queuePair.postReceive(receive)).isEqualTo(PostStatus.OK);
                 }).build();
-            return new Rogue(completions, memory, device.connect(address, options, proposal, TIMEOUT), proposal);
         }
 
         byte[] keys() {
@@ -280,8 +335,8 @@ class AuthenticatedHandshakeProtocolTest {
         /** @return the proof an honest client with that secret sends in this exchange */
         byte[] proof(final byte[] secret) {
             return forged(HandshakeAuthentication.mac(secret, "rr-client", AuthExchange.nonce(answer),
-                AuthExchange.nonce(proposal), AuthExchange.settings(proposal), AuthExchange.settings(answer), keys()),
-                this);
+                AuthExchange.nonce(proposal), AuthExchange.settings(proposal), AuthExchange.settings(answer),
+                queuePair.localEndpoint(), queuePair.peerEndpoint(), keys()), this);
         }
 
         void send(final byte[] message) {

@@ -996,6 +996,50 @@ public abstract class ProviderConformanceTest {
 
     // -------------------------------------------------------------------------------------- connection management
 
+    /**
+     * The two ends of a connection see the same endpoints, swapped, already in the accept's answer function (an
+     * authenticated answer binds them); two connections between the same devices never share them.
+     */
+    @Test
+    public void bothSidesSeeTheSameEndpointsAndEveryConnectionHasItsOwn() {
+        final Endpoint client = endpoint("client");
+        final Endpoint server = endpoint("server");
+        final String address = uniqueAddress();
+        final Listener listener = own(server.device.listen(address));
+        final java.util.List<byte[]> seen = new java.util.ArrayList<>();
+        final java.util.List<QueuePair> open = new java.util.ArrayList<>();
+        try {
+            for (int connection = 0; connection < 2; connection++) {
+                final Future<QueuePair> connecting = connectAsync(client, address, client.options().build(),
+                    text("hello"));
+                final ConnectRequest request = awaitConnectRequest(listener, connecting);
+                final byte[][] inAnswer = new byte[2][];
+                final QueuePair accepted = request.accept(server.options().build(), queuePair -> {
+                    inAnswer[0] = queuePair.localEndpoint();
+                    inAnswer[1] = queuePair.peerEndpoint();
+                    return text("answer");
+                });
+                open.add(accepted);
+                final QueuePair connected = join(connecting);
+                open.add(connected);
+                assertThat(connected.peerPrivateData()).isEqualTo(text("answer"));
+                assertThat(inAnswer[0]).as("the listener's endpoint, in its answer function").isNotEmpty()
+                    .isEqualTo(accepted.localEndpoint()).isEqualTo(connected.peerEndpoint());
+                assertThat(inAnswer[1]).as("the connector's endpoint, as the listener sees it")
+                    .isEqualTo(accepted.peerEndpoint()).isEqualTo(connected.localEndpoint());
+                assertThat(connected.localEndpoint()).isNotEqualTo(connected.peerEndpoint());
+                for (final byte[] earlier : seen) {
+                    assertThat(connected.localEndpoint()).as("a second connection's endpoint").isNotEqualTo(earlier);
+                    assertThat(accepted.localEndpoint()).as("a second connection's endpoint").isNotEqualTo(earlier);
+                }
+                seen.add(connected.localEndpoint());
+                seen.add(accepted.localEndpoint());
+            }
+        } finally {
+            open.forEach(QueuePair::close);
+        }
+    }
+
     @ParameterizedTest(name = "{0} bytes (-1: the device limit)")
     @ValueSource(ints = {0, 1, 24, -1})
     public void privateDataCrossesExactlyInBothDirections(final int length) {
