@@ -17,6 +17,9 @@ import reactor.core.publisher.Mono;
  *   <li>{@code send-checked <directory> <address> <connections> <messages per connection>}: connects that many
  *   clients and sends {@link CheckedMessages} on all of them at once; prints {@code SENT} when every send completed,
  *   disposes the connections and exits 0 (1 on any failure, with the error).</li>
+ *   <li>{@code count-server <directory> <address>}: a server that reads each connection's messages (strings),
+ *   printing {@code GOT <n>} for each, and {@code ENDED <count> <error or "completed">} when the connection's inbound
+ *   ends; prints {@code LISTENING} once bound, then waits to be killed;</li>
  *   <li>{@code reassembly-server <directory> <address>}: a server that answers each request channel with
  *   {@code got <bytes>} for each message, and each request with its upper case; prints {@code LISTENING} once bound,
  *   and {@code INBOUND FAILED <message>} for each inbound stream that ends with an error; waits to be killed.</li>
@@ -38,6 +41,7 @@ public final class ChildPeer {
             switch (args[0]) {
                 case "stream-forever" -> streamForever(Path.of(args[1]), args[2]);
                 case "reassembly-server" -> reassemblyServer(Path.of(args[1]), args[2]);
+                case "count-server" -> countServer(Path.of(args[1]), args[2]);
                 case "send-checked" -> sendChecked(Path.of(args[1]), args[2], Integer.parseInt(args[3]),
                     Long.parseLong(args[4]));
                 default -> throw new IllegalArgumentException("unknown mode " + args[0]);
@@ -58,6 +62,33 @@ public final class ChildPeer {
                 sink.next(Long.toString(next));
                 return next + 1;
             }), Codecs.UTF8_STRING))
+            .bind().block(ShmTestSupport.BOUND);
+        System.out.println(LISTENING + " " + server.address());
+        System.out.flush();
+        Thread.currentThread().join(); // until killed
+    }
+
+    private static void countServer(final Path directory, final String address) throws InterruptedException {
+        final DisposableServer server = ShmTestSupport.server(directory, address).liveness(KEEPALIVE, LIVENESS_TIMEOUT)
+            .handle((in, out) -> {
+                final long[] count = {0};
+                return in.receive(Codecs.UTF8_STRING)
+                    .doOnNext(message -> {
+                        count[0]++;
+                        System.out.println("GOT " + message);
+                        System.out.flush();
+                    })
+                    .doOnError(error -> {
+                        System.out.println("ENDED " + count[0] + " " + error.getMessage());
+                        System.out.flush();
+                    })
+                    .doOnComplete(() -> {
+                        System.out.println("ENDED " + count[0] + " completed");
+                        System.out.flush();
+                    })
+                    .onErrorComplete()
+                    .then();
+            })
             .bind().block(ShmTestSupport.BOUND);
         System.out.println(LISTENING + " " + server.address());
         System.out.flush();

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 /**
  * The API between two JVMs over the shared-memory provider: a peer killed with SIGKILL mid-stream, and a million
@@ -89,6 +90,44 @@ class TwoProcessTest {
         assertThat(closed).as("onDispose after the peer died").isInstanceOf(RdmaConnectionException.class);
         Awaitility.await().atMost(ShmTestSupport.BOUND).untilAsserted(() ->
             assertThat(ShmTestSupport.runtimeThreads(address)).as("runtime threads of the client").isEmpty());
+    }
+
+    /**
+     * What a close reports about messages the API called sent, with the peer stopped (SIGSTOP, as a long GC pause
+     * would) while they were sent and the connection closed, and for longer than its liveness timeout: every one
+     * reaches the peer's subscriber once it runs again, or the close says it could not deliver them.
+     */
+    @Test
+    void messagesSentToAStoppedPeerBeforeACloseArriveWhenItRunsAgain() throws Exception {
+        final String address = ShmTestSupport.uniqueAddress("stopped");
+        child = Child.start("count-server", directory.toString(), address);
+        child.awaitLine(ChildPeer.LISTENING);
+        final Connection connection = ShmTestSupport.client(directory, address)
+            .liveness(ChildPeer.KEEPALIVE, ChildPeer.LIVENESS_TIMEOUT).connect().block(ShmTestSupport.BOUND);
+        final Sinks.Many<String> messages = Sinks.many().unicast().onBackpressureBuffer();
+        final CompletableFuture<Void> sent = connection.outbound().send(messages.asFlux(), Codecs.UTF8_STRING)
+            .toFuture();
+        messages.tryEmitNext("first").orThrow();
+        child.awaitLine("GOT first");
+
+        child.signal("STOP");
+        try {
+            for (int i = 0; i < 100; i++) {
+                messages.tryEmitNext("m" + i).orThrow();
+            }
+            messages.tryEmitComplete().orThrow();
+            sent.get(ShmTestSupport.BOUND.toSeconds(), TimeUnit.SECONDS); // every message and the end committed
+            connection.dispose();
+            final Throwable closed = connection.onDispose().then(Mono.<Throwable>empty())
+                .onErrorResume(Mono::just).block(ShmTestSupport.BOUND);
+            assertThat(closed).as("the close: everything sent is in the peer's ring").isNull();
+            Thread.sleep(ChildPeer.LIVENESS_TIMEOUT.toMillis() + 1_000); // stopped past its liveness timeout
+        } finally {
+            child.signal("CONT");
+        }
+        child.awaitLine("ENDED");
+        assertThat(child.output()).as("what the peer received").contains("GOT m0", "GOT m99")
+            .contains("ENDED 101 ");
     }
 
     @Test
@@ -228,6 +267,14 @@ class TwoProcessTest {
             assertThat(process.waitFor(CHILD_BOUND.toSeconds(), TimeUnit.SECONDS))
                 .as("the child exits; it said %s", output()).isTrue();
             return process.exitValue();
+        }
+
+        /** Sends the child a signal ({@code STOP}, {@code CONT}) with kill(1). */
+        void signal(final String name) throws IOException, InterruptedException {
+            final Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO()
+                .start();
+            assertThat(kill.waitFor(ShmTestSupport.BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(kill.exitValue()).as("kill -%s", name).isZero();
         }
 
         /** SIGKILL, and wait until it is gone. */

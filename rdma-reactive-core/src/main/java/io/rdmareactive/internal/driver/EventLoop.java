@@ -413,10 +413,11 @@ public final class EventLoop implements Agent {
         }
         closing = Arrays.copyOf(closing, closing.length + 1);
         closing[closing.length - 1] = new Closing(connection, System.nanoTime() + flushTimeoutNanos,
-            Objects.requireNonNull(quiescent), after);
+            flushTimeoutNanos, Objects.requireNonNull(quiescent), after);
     }
 
-    private record Closing(ProtocolConnection connection, long deadline, BooleanSupplier quiescent, Runnable after) {
+    private record Closing(ProtocolConnection connection, long deadline, long timeoutNanos, BooleanSupplier quiescent,
+                           Runnable after) {
     }
 
     /** A device event for one of this loop's connections (loop thread): polled again, it sees the event. */
@@ -533,6 +534,9 @@ public final class EventLoop implements Agent {
                 System.arraycopy(closing, 0, fewer, 0, i);
                 System.arraycopy(closing, i + 1, fewer, i, closing.length - i - 1);
                 closing = fewer;
+                if (!connection.isFlushed() && !connection.isTerminated()) {
+                    connection.closingUnflushed((now - entry.deadline + entry.timeoutNanos) / 1_000_000);
+                }
                 try {
                     connection.close();
                 } finally {

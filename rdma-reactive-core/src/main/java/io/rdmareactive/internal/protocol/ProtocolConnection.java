@@ -259,6 +259,32 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return true;
     }
 
+    /**
+     * A graceful close that waited as long as it may (loop): what was committed and is not confirmed in the peer's
+     * memory ends the connection with an error that names it, so that the close does not report success while the
+     * messages an API call reported sent are lost.
+     *
+     * @param waitedMillis how long the close waited for the flush
+     */
+    public void closingUnflushed(final long waitedMillis) {
+        long bytes = 0;
+        long messages = 0;
+        int streamsWith = 0;
+        for (final ProtocolStream stream : streams) {
+            final long[] unconfirmed = stream.sendRing().unconfirmed();
+            if (unconfirmed[0] > 0) {
+                bytes += unconfirmed[0];
+                messages += unconfirmed[1];
+                streamsWith++;
+            }
+        }
+        if (bytes > 0 && error == null) {
+            error = "closed with " + messages + " message(s) (" + bytes + " bytes, on " + streamsWith + " stream(s)) "
+                + "committed to send that did not reach the peer's memory within " + waitedMillis + " ms (the "
+                + "liveness timeout): the peer took no more (it stopped, or its consumer did); those messages are lost";
+        }
+    }
+
     /** @return the queue pair, for matching the device's connection events */
     public QueuePair queuePair() {
         return queuePair;

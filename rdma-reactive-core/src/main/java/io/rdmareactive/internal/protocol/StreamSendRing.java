@@ -261,6 +261,39 @@ final class StreamSendRing {
     }
 
     /**
+     * What was committed and is not known to be in the peer's memory (driver): without direct peer access, the bytes
+     * from the last completed write to the committed position, and the messages that begin in them (DATA frames
+     * flagged FIRST, read from this side's own ring). With direct peer access, nothing: a commit is in the peer's
+     * ring.
+     *
+     * @return {bytes, messages}
+     */
+    long[] unconfirmed() {
+        if (publishLine != null) {
+            return new long[] {0, 0};
+        }
+        final long end = producer.getAcquire();
+        long position = Math.min(completed, end);
+        long messages = 0;
+        while (position < end) {
+            final int index = (int) (position & mask);
+            final short type = ring.getShort(index + FrameHeaderFlyweight.TYPE_OFFSET, FrameHeaderFlyweight.BYTE_ORDER);
+            if (type == FrameHeaderFlyweight.PAD) {
+                position += capacity - index;
+                continue;
+            }
+            final int length = ring.getInt(index + FrameHeaderFlyweight.FRAME_LENGTH_OFFSET,
+                FrameHeaderFlyweight.BYTE_ORDER);
+            final byte flags = ring.getByte(index + FrameHeaderFlyweight.FLAGS_OFFSET);
+            if (type == FrameHeaderFlyweight.DATA && (flags & FrameHeaderFlyweight.FIRST) != 0) {
+                messages++;
+            }
+            position += FrameHeaderFlyweight.alignedLength(Math.max(length, FrameHeaderFlyweight.HEADER_LENGTH));
+        }
+        return new long[] {end - Math.min(completed, end), messages};
+    }
+
+    /**
      * @return true while the loop must keep looking at this ring (driver): committed bytes wait to be posted, or the
      *     peer has not yet consumed everything committed (its credit is polled until it has)
      */

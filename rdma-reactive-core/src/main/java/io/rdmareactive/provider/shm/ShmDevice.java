@@ -58,6 +58,8 @@ final class ShmDevice implements RdmaDevice {
     private final OffHeapMemory tableMemory;
     private final RegionTable table;
     private final long maxRegisteredBytes;
+    /** Whether it offers direct peer access ({@link ShmProvider#DIRECT_PEER_ACCESS_PROPERTY}). */
+    private final boolean directPeerAccess;
     private final DeviceLimits limits;
     private final ConnectionMonitor monitor;
     private final AtomicReferenceArray<ShmMemoryRegion> regions = new AtomicReferenceArray<>(RegionTable.ENTRIES);
@@ -74,8 +76,9 @@ final class ShmDevice implements RdmaDevice {
 
     private ShmDevice(final String id, final String name, final ShmDirectory directory,
                       final ShmDirectory.Liveness liveness, final OffHeapMemory tableMemory,
-                      final long maxRegisteredBytes) {
+                      final long maxRegisteredBytes, final boolean directPeerAccess) {
         this.id = id;
+        this.directPeerAccess = directPeerAccess;
         this.liveness = liveness;
         this.name = name;
         this.directory = directory;
@@ -104,7 +107,8 @@ final class ShmDevice implements RdmaDevice {
         }
         try {
             return new ShmDevice(id, options.deviceName().orElse("shm0"), directory, liveness, table,
-                options.maxRegisteredBytes());
+                options.maxRegisteredBytes(),
+                !"false".equals(options.property(ShmProvider.DIRECT_PEER_ACCESS_PROPERTY).orElse("true")));
         } catch (final RuntimeException ex) {
             table.close();
             liveness.close();
@@ -136,9 +140,13 @@ final class ShmDevice implements RdmaDevice {
 
     @Override
     public Set<DeviceCapability> capabilities() {
-        return EnumSet.of(DeviceCapability.RDMA_READ, DeviceCapability.WRITE_WITH_IMMEDIATE,
-            DeviceCapability.SEND_RECEIVE, DeviceCapability.SCATTER_GATHER, DeviceCapability.INLINE_DATA,
-            DeviceCapability.DIRECT_PEER_ACCESS);
+        final Set<DeviceCapability> capabilities = EnumSet.of(DeviceCapability.RDMA_READ,
+            DeviceCapability.WRITE_WITH_IMMEDIATE, DeviceCapability.SEND_RECEIVE, DeviceCapability.SCATTER_GATHER,
+            DeviceCapability.INLINE_DATA);
+        if (directPeerAccess) {
+            capabilities.add(DeviceCapability.DIRECT_PEER_ACCESS);
+        }
+        return capabilities;
     }
 
     @Override

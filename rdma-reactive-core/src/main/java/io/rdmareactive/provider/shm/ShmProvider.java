@@ -19,6 +19,14 @@ public final class ShmProvider implements RdmaProvider {
     /** The provider's name in configuration. */
     public static final String NAME = "shm";
 
+    /**
+     * The device property ({@link io.rdmareactive.spi.DeviceOptions.Builder#property}) that, set to {@code false},
+     * withholds {@link io.rdmareactive.spi.DeviceCapability#DIRECT_PEER_ACCESS}: every write then goes through the
+     * queue pair as an RDMA WRITE does on verbs, with its completions and the peer's receive grant, which is how tests
+     * run the verbs-shaped data path on shared memory. On by default.
+     */
+    public static final String DIRECT_PEER_ACCESS_PROPERTY = "shm.directPeerAccess";
+
     @Override
     public String name() {
         return NAME;

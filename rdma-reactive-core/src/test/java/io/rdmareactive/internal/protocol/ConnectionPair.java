@@ -42,13 +42,28 @@ final class ConnectionPair implements AutoCloseable {
 
     /** A pair whose server and client are configured apart: the handshake agrees on what both use. */
     static ConnectionPair open(final ProtocolOptions serverOptions, final ProtocolOptions clientOptions) {
+        return open(serverOptions, clientOptions, true);
+    }
+
+    /**
+     * A pair without direct peer access ({@code directPeerAccess} false): every write is posted and completes, the
+     * receiver reposts receives and grants them, as on verbs.
+     */
+    static ConnectionPair open(final ProtocolOptions options, final boolean directPeerAccess) {
+        return open(options, options, directPeerAccess);
+    }
+
+    private static ConnectionPair open(final ProtocolOptions serverOptions, final ProtocolOptions clientOptions,
+                                       final boolean directPeerAccess) {
         final Path directory;
         try {
             directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
         } catch (final IOException ex) {
             throw new UncheckedIOException(ex);
         }
-        final DeviceOptions deviceOptions = DeviceOptions.builder().directory(directory).build();
+        final DeviceOptions deviceOptions = DeviceOptions.builder().directory(directory)
+            .property(io.rdmareactive.provider.shm.ShmProvider.DIRECT_PEER_ACCESS_PROPERTY,
+                Boolean.toString(directPeerAccess)).build();
         final RdmaDevice serverDevice = RdmaProviders.named("shm").open(deviceOptions);
         final RdmaDevice clientDevice = RdmaProviders.named("shm").open(deviceOptions);
         try (Listener listener = serverDevice.listen("protocol")) {

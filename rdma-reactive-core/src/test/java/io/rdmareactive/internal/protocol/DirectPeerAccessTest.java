@@ -82,6 +82,48 @@ class DirectPeerAccessTest {
         }
     }
 
+    /**
+     * A close that cannot wait any longer for the peer: without direct peer access, what was committed and not
+     * confirmed in the peer's memory (here: beyond the peer's receive grant, the peer never running) ends the
+     * connection with an error that counts the messages, so the close does not report success. With direct peer
+     * access a commit is in the peer's ring, and nothing is counted.
+     */
+    @Test
+    void aCloseThatCouldNotFlushNamesTheMessagesThatDidNotReachThePeer() {
+        final ProtocolOptions options = new ProtocolOptions(4, 65536, 1 << 20,
+            ProtocolOptions.DEFAULTS.keepaliveInterval(), ProtocolOptions.DEFAULTS.livenessTimeout());
+        try (ConnectionPair pair = ConnectionPair.open(options, false)) {
+            assertThat(pair.client.sendsDirect()).isFalse();
+            final ProtocolStream out = pair.client.stream(1);
+            for (int i = 0; i < 300; i++) {
+                final int index = out.claim(20);
+                assertThat(index).as("room for message %d", i).isNotNegative();
+                ProtocolConnectionTest.Receiver.fill(out.buffer(), index, 1, i, 8);
+                out.commit(ProtocolStream.WHOLE);
+                pair.client.doWork(System.nanoTime()); // one write each; the server never runs
+            }
+            assertThat(pair.client.isFlushed()).isFalse();
+            pair.client.closingUnflushed(5_000);
+            final java.util.regex.Matcher counted = java.util.regex.Pattern
+                .compile("closed with (\\d+) message\\(s\\) \\((\\d+) bytes, on 1 stream\\(s\\)\\) committed to send "
+                    + "that did not reach the peer's memory within 5000 ms").matcher(pair.client.error());
+            assertThat(counted.find()).as(pair.client.error()).isTrue();
+            final int messages = Integer.parseInt(counted.group(1));
+            assertThat(messages).as("beyond the peer's grant of %d writes", ProtocolConnection.RECEIVE_DEPTH)
+                .isBetween(300 - ProtocolConnection.RECEIVE_DEPTH, 300);
+            assertThat(Long.parseLong(counted.group(2))).as("bytes: the same frame for each message")
+                .isEqualTo(messages * (long) FrameHeaderFlyweight.alignedLength(FrameHeaderFlyweight.HEADER_LENGTH + 20));
+        }
+        try (ConnectionPair pair = ConnectionPair.open(SMALL)) {
+            final ProtocolStream out = pair.client.stream(1);
+            final int index = out.claim(20);
+            ProtocolConnectionTest.Receiver.fill(out.buffer(), index, 1, 0, 8);
+            out.commit(ProtocolStream.WHOLE);
+            pair.client.closingUnflushed(5_000);
+            assertThat(pair.client.error()).as("direct: the commit is in the peer's ring").isNull();
+        }
+    }
+
     @Test
     void aPublishedPositionBeyondTheRoomGivenEndsTheConnection() {
         try (ConnectionPair pair = ConnectionPair.open(SMALL)) {
