@@ -58,6 +58,8 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     private final int[] readyList;
     private int readyCount;
     private final BooleanSupplier isReleased;
+    /** This connection's share of the runtime's reassembly budget. */
+    private final io.rdmareactive.internal.protocol.ReassemblyBudget reassembly;
 
     /**
      * @param runtime a reference to the runtime that this connection now owns (released when it is disposed)
@@ -66,6 +68,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
                       final RdmaConfig config, final StreamHandler streamHandler) {
         this.runtime = runtime;
         this.loop = runtime.nextLoop();
+        this.reassembly = runtime.reassembly.share(protocol.options().maxMessageLength());
         this.isReleased = () -> released || loop.isClosed();
         this.client = client;
         this.protocol = protocol;
@@ -422,7 +425,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     <T> InboundStream<T> newInbound(final StreamChannel channel, final Codec<T> codec, final long limit,
                                     final long granted) {
         return new InboundStream<>(protocol, channel.stream(), codec, loop, config.prefetch(), limit, granted, this,
-            isReleased, () -> onInboundEnded(channel), runtime.counters, runtime.reassembly);
+            isReleased, () -> onInboundEnded(channel), runtime.counters, reassembly);
     }
 
     <T> OutboundStream<T> newOutbound(final StreamChannel channel, final int openKind,

@@ -96,11 +96,10 @@ public final class MessageAssembler implements FrameConsumer {
         final int current = gathered.capacity();
         final long power = Math.max(4096L, Long.highestOneBit(required - 1L) << 1);
         final int capacity = (int) Math.min(maxMessageLength, Math.max(required, power));
-        if (!budget.tryReserve(capacity - current)) {
+        final String over = budget.reserve(capacity - current);
+        if (over != null) {
             refused = true;
-            error = "reassembling a message of " + required + "+ bytes would pass the " + budget.limit()
-                + " bytes of direct memory this process lets inbound streams hold for messages that arrive in "
-                + "fragments (" + budget.used() + " held now; half of -XX:MaxDirectMemorySize)";
+            error = "reassembling a message of " + required + "+ bytes would pass the " + over;
             return false;
         }
         final ByteBuffer grown;

@@ -75,6 +75,47 @@ class FragmentationTest {
         assertThat(tooLong.error()).contains("past the maximum of 1024 bytes");
     }
 
+    /**
+     * One connection takes at most its share of the runtime's budget (a quarter, at least one message of the maximum
+     * length): a peer that begins large messages on every stream of one connection is refused there, saying so, and
+     * the rest of the budget stays for the other connections.
+     */
+    @Test
+    void oneConnectionHoldsAtMostAQuarterOfTheRuntimesBudget() {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[8192]);
+        final MessageAssembler.MessageHandler ignore = (buffer, index, length) -> { };
+        final ReassemblyBudget runtime = new ReassemblyBudget(256 * 1024);
+        final ReassemblyBudget hostile = runtime.share(16 * 1024);
+        final ReassemblyBudget other = runtime.share(16 * 1024);
+        assertThat(hostile.limit()).isEqualTo(64 * 1024);
+        assertThat(runtime.share(1 << 20).limit()).as("one message of the maximum length, within the budget")
+            .isEqualTo(256 * 1024);
+
+        final java.util.List<MessageAssembler> streams = new java.util.ArrayList<>();
+        String refused = null;
+        for (int stream = 0; stream < 8 && refused == null; stream++) { // 16 KiB begun on each stream
+            final MessageAssembler assembler = new MessageAssembler(1 << 20, hostile, ignore);
+            streams.add(assembler);
+            assembler.onFrame(frame, 0, 8192, FrameHeaderFlyweight.DATA, MessageFragmenter.FIRST);
+            assembler.onFrame(frame, 0, 8192, FrameHeaderFlyweight.DATA, (byte) 0);
+            refused = assembler.error();
+        }
+        assertThat(refused).contains("would pass the 65536 bytes of direct memory one connection may hold")
+            .contains("a quarter of the 262144");
+        assertThat(hostile.used()).isEqualTo(64 * 1024);
+        assertThat(runtime.used()).as("what the share took, the runtime's budget counts").isEqualTo(64 * 1024);
+
+        final MessageAssembler honest = new MessageAssembler(1 << 20, other, ignore);
+        honest.onFrame(frame, 0, 8192, FrameHeaderFlyweight.DATA, MessageFragmenter.FIRST);
+        honest.onFrame(frame, 0, 8192, FrameHeaderFlyweight.DATA, (byte) 0);
+        assertThat(honest.error()).as("another connection still reassembles").isNull();
+
+        streams.forEach(MessageAssembler::release);
+        honest.release();
+        assertThat(runtime.used()).isZero();
+        assertThat(hostile.used()).isZero();
+    }
+
     @Test
     void reassemblyTakesFromTheRuntimesBudgetAndAStreamThatWouldPassItIsRefusedSayingSo() {
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[8192]);
