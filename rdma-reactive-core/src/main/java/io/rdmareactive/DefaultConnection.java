@@ -139,7 +139,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     public <Q, R> Mono<R> requestResponse(final Q request, final Codec<Q> requestCodec, final Codec<R> responseCodec) {
         final Mono<R> call = open(StreamKind.REQUEST_RESPONSE).flatMap(channel -> {
             channel.send(Mono.just(request), requestCodec).subscribe(null, ignored -> { });
-            return channel.receive(responseCodec).next();
+            return channel.receive(responseCodec).singleOrEmpty(); // not next(): it would cancel, a CANCEL frame per call
         });
         return Mono.create(sink -> new TimedCall<>(sink).start(call));
     }
