@@ -45,8 +45,9 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p>Every receiver checks each message as it arrives: its CRC, and its sequence number against the next one due
  * in its exchange (a smaller one is a duplicate, a larger one a reordering; what never arrives is lost). Every ten
- * seconds it prints the counts so far; at the end the memory high-water marks (the process's resident set, VmHWM,
- * and the heap) and, as its last line, {@code soak: sent=N received=N lost=N duplicated=N reordered=N}. It exits 0
+ * seconds it prints the counts so far; at the end, with the connections still open, what the process holds resident
+ * by kind ({@link MemoryFootprint}: the shared-memory files per connection, the heap, direct buffers, the rest), then
+ * the memory high-water marks (the process's resident set, VmHWM, and the heap) and, as its last line, {@code soak: sent=N received=N lost=N duplicated=N reordered=N}. It exits 0
  * only when every message sent was received once, in order, intact, and no exchange failed.
  */
 public final class Soak {
@@ -322,6 +323,10 @@ public final class Soak {
                 }).flatMap(exchange -> exchange(clients.get(c), exchange, seed, counts, message, maxStall), concurrency),
                     connections)
                 .then().block(Duration.ofSeconds(seconds + 600L));
+            final MemoryFootprint footprint = MemoryFootprint.read(directory != null ? List.of(Path.of(directory))
+                : List.of(Path.of("/dev/shm"), Path.of(System.getProperty("java.io.tmpdir"))));
+            out.printf(Locale.ROOT, "soak: memory with %d connections open: %s%n", connections,
+                footprint == null ? "unknown (no /proc/self/smaps)" : footprint.describe(connections));
         } finally {
             reporting.dispose();
             reports.dispose();

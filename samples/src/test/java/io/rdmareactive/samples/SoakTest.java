@@ -29,6 +29,9 @@ class SoakTest {
             final List<String> lines = run.lines();
             System.out.println(run.output());
             assertThat(status).as(run.output()).isZero();
+            assertThat(lines).as("what is resident, with the shared-memory files per connection")
+                .anyMatch(line -> line.matches("soak: memory with 2 connections open: resident [1-9][0-9]* MiB, of which "
+                    + "shared-memory files [0-9]+ MiB \\([1-9][0-9]*\\.[0-9] MiB per connection, .*direct buffers .*"));
             assertThat(lines).as(run.output()).anyMatch(line -> line.startsWith("soak: memory high-water: resident "))
                 .anyMatch(line -> line.matches("soak: exchanges=[1-9][0-9]* failed=0 corrupted=0 .*"));
             final Matcher last = LAST.matcher(lines.getLast());

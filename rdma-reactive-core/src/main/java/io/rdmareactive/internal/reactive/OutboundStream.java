@@ -9,7 +9,7 @@ import io.rdmareactive.internal.protocol.ProtocolStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.BooleanSupplier;
-import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
@@ -61,7 +61,9 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private volatile boolean upstreamDone;
     private volatile Throwable upstreamError;
     private volatile boolean cancelled;
-    private ExpandableDirectByteBuffer scratch;
+    /** Where a message larger than a frame is encoded before its fragments are copied out: on the heap, so that a
+     * stream use that sends one leaves no direct memory waiting for the collector. */
+    private ExpandableArrayBuffer scratch;
     /** An element onNext hands straight to the drain it runs itself (the drain's thread only). */
     private T held;
     private int openKind;
@@ -379,7 +381,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
                 return SENT;
             }
             if (scratch == null) {
-                scratch = new ExpandableDirectByteBuffer(length);
+                scratch = new ExpandableArrayBuffer(length);
             }
             codec.encode(element, scratch, 0, length);
         } catch (final RuntimeException ex) {

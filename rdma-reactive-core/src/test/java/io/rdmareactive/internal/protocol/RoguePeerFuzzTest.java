@@ -16,10 +16,12 @@ import io.rdmareactive.spi.RdmaProviders;
 import io.rdmareactive.spi.SendFlags;
 import io.rdmareactive.spi.SendWorkRequest;
 import io.rdmareactive.spi.WorkRequestOpcode;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -65,7 +67,7 @@ class RoguePeerFuzzTest {
                 final SplittableRandom random = new SplittableRandom(seed + c);
                 final String verdict;
                 try {
-                    verdict = attack(random, victimDevice, rogueDevice, listener);
+                    verdict = attack(random, victimDevice, rogueDevice, listener, directory, deviceOptions);
                 } catch (final Throwable crash) {
                     crashes++;
                     if (firstCrash == null) {
@@ -110,7 +112,25 @@ class RoguePeerFuzzTest {
 
     /** One rogue connection; returns "ended", "refused" or "standing". */
     private static String attack(final SplittableRandom random, final RdmaDevice victimDevice,
-                                 final RdmaDevice rogueDevice, final Listener listener) throws Exception {
+                                 final RdmaDevice sharedRogueDevice, final Listener listener, final Path directory,
+                                 final DeviceOptions deviceOptions) throws Exception {
+        // one rogue in four also scribbles over the files it shares with the victim (its queue pair's indexes, its
+        // region table): on a device of its own, so that the honest connection's entries stay intact
+        final boolean scribbles = random.nextInt(4) == 0;
+        final RdmaDevice ownDevice = scribbles ? RdmaProviders.named("shm").open(deviceOptions) : null;
+        try {
+            return attack(random, victimDevice, scribbles ? ownDevice : sharedRogueDevice, listener,
+                scribbles ? directory : null);
+        } finally {
+            if (ownDevice != null) {
+                ownDevice.close();
+            }
+        }
+    }
+
+    private static String attack(final SplittableRandom random, final RdmaDevice victimDevice,
+                                 final RdmaDevice rogueDevice, final Listener listener, final Path scribbleIn)
+        throws Exception {
         final CompletableFuture<ProtocolConnection> victimSide = CompletableFuture.supplyAsync(() -> {
             final ConnectRequest request = listener.accept(Duration.ofSeconds(10));
             try {
@@ -150,6 +170,9 @@ class RoguePeerFuzzTest {
             final HandshakeFlyweight target = new HandshakeFlyweight()
                 .wrap(new UnsafeBuffer(rogue.peerPrivateData()), 0);
             victim.doWork(System.nanoTime());
+            if (scribbleIn != null) {
+                scribble(random, scribbleIn, rogue.localEndpoint());
+            }
             final int writes = 1 + random.nextInt(6);
             final SendWorkRequest send = rogue.newSendRequest(1);
             final UnsafeBuffer scratch = new UnsafeBuffer(rogueMemory.buffer(), 0, 8192);
@@ -172,7 +195,7 @@ class RoguePeerFuzzTest {
                     cq.poll(completion -> { }, 16);
                 }
                 // the victim's consumer reads what was accepted, as an application would
-                for (int s = 1; s < OPTIONS.maxStreams() && !victim.isTerminated(); s++) {
+                for (int s = 1; s < victim.options().maxStreams() && !victim.isTerminated(); s++) {
                     final ProtocolStream stream = victim.stream(s);
                     for (int f = 0; f < 16 && stream.poll((buffer, at, len, type, flags) -> { }); f++) {
                         victim.doWork(System.nanoTime());
@@ -192,6 +215,32 @@ class RoguePeerFuzzTest {
             }
             cq.close();
             rogueMemory.close();
+        }
+    }
+
+    /**
+     * Writes boundary values and garbage at random places of the rogue's queue-pair file and region table, which the
+     * victim reads (receive-queue indexes, region bases, lengths and keys): as a same-user peer can.
+     *
+     * @param endpoint the rogue queue pair's endpoint: its device id, a zero byte, its number (big-endian)
+     */
+    private static void scribble(final SplittableRandom random, final Path directory, final byte[] endpoint)
+        throws java.io.IOException {
+        final String deviceId = new String(endpoint, 0, endpoint.length - 5, StandardCharsets.UTF_8);
+        final int number = java.nio.ByteBuffer.wrap(endpoint, endpoint.length - 4, 4).getInt();
+        final long[] values = {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE, 1L << 40};
+        for (final Path file : List.of(directory.resolve(deviceId + ".qp" + number),
+            directory.resolve(deviceId + ".mrt"))) {
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+                final java.nio.MappedByteBuffer map = channel.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0,
+                    channel.size());
+                final int places = 1 + random.nextInt(8);
+                for (int i = 0; i < places; i++) {
+                    final int at = 8 * random.nextInt((int) (channel.size() / 8));
+                    map.putLong(at, random.nextBoolean() ? values[random.nextInt(values.length)] : random.nextLong());
+                }
+            }
         }
     }
 
