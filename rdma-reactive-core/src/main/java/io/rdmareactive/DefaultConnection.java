@@ -137,89 +137,17 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
 
     @Override
     public <Q, R> Mono<R> requestResponse(final Q request, final Codec<Q> requestCodec, final Codec<R> responseCodec) {
-        final Mono<R> call = open(StreamKind.REQUEST_RESPONSE).flatMap(channel -> {
-            channel.send(Mono.just(request), requestCodec).subscribe(null, ignored -> { });
-            return channel.receive(responseCodec).singleOrEmpty(); // not next(): it would cancel, a CANCEL frame per call
-        });
-        return Mono.create(sink -> new TimedCall<>(sink).start(call));
+        return new RequestResponse<>(this, request, requestCodec, responseCodec);
     }
 
-    /**
-     * A request/response call bounded by the request timeout, timed by the connection's loop ({@link
-     * EventLoop#schedule}) rather than a scheduler thread: arming and disarming the deadline are tasks of the loop the
-     * call runs on anyway, so a call costs no other thread, no lock and no system call for its timeout.
-     */
-    private final class TimedCall<R> {
-        private final MonoSink<R> sink;
-        private final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-        private volatile reactor.core.Disposable inner;
-        /** Loop only. */
-        private long timerId = -1;
-        private boolean disarmed;
-
-        TimedCall(final MonoSink<R> sink) {
-            this.sink = sink;
-        }
-
-        void start(final Mono<R> call) {
-            onLoopNow(this::arm); // queued ahead of the call's own open, so armed before it can answer
-            sink.onCancel(() -> {
-                if (done.compareAndSet(false, true)) {
-                    dispose(inner);
-                    onLoopNow(this::disarm);
-                }
-            });
-            inner = call.subscribe(value -> finish(() -> sink.success(value)), error -> finish(() -> sink.error(error)),
-                () -> finish(sink::success));
-            if (done.get()) {
-                dispose(inner); // timed out or cancelled while subscribing
-            }
-        }
-
-        private void finish(final Runnable signal) {
-            if (done.compareAndSet(false, true)) {
-                onLoopNow(this::disarm);
-                signal.run();
-            }
-        }
-
-        private void arm() {
-            if (!disarmed && !done.get()) {
-                timerId = loop.schedule(System.nanoTime() + config.requestTimeout().toNanos(), this::expire);
-            }
-        }
-
-        private void disarm() {
-            disarmed = true;
-            if (timerId >= 0) {
-                loop.cancel(timerId);
-                timerId = -1;
-            }
-        }
-
-        private void expire() {
-            timerId = -1;
-            if (done.compareAndSet(false, true)) {
-                dispose(inner);
-                sink.error(new java.util.concurrent.TimeoutException("no answer from " + peer() + " within "
-                    + config.requestTimeout() + " (RdmaClient.requestTimeout)"));
-            }
-        }
-
-        private void dispose(final reactor.core.Disposable subscription) {
-            if (subscription != null) {
-                subscription.dispose();
-            }
-        }
+    /** @return the connection's loop (for {@link RequestResponse}) */
+    EventLoop loop() {
+        return loop;
     }
 
-    /** Runs internal work on the loop: at once on the loop's thread, else in its next duty cycle. */
-    private void onLoopNow(final Runnable task) {
-        if (loop.inLoop()) {
-            task.run();
-        } else {
-            loop.execute(task);
-        }
+    /** @return how long a call waits for its answer (RdmaClient.requestTimeout) */
+    java.time.Duration requestTimeout() {
+        return config.requestTimeout();
     }
 
     @Override
@@ -247,27 +175,65 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
      */
     private Mono<StreamChannel> open(final StreamKind kind) {
         return Mono.create(sink -> {
-            if (loop.inLoop()) {
-                openOnLoop(kind, sink);
-            } else if (!loop.tryExecute(() -> openOnLoop(kind, sink))) {
-                sink.error(loop.isClosed() ? connectionFailed("the connection was closed") : busy());
-            }
+            final SinkOpener opener = new SinkOpener(sink);
+            sink.onCancel(() -> opener.cancelled = true);
+            open(opener, () -> openOnLoop(kind, opener));
         });
+    }
+
+    /**
+     * Opens a stream for {@code opener} by running {@code task} (which calls {@link #openOnLoop}) on the
+     * loop: now, on the loop's thread, or handed to it; refused at once when the loop's queue is nearly full or the
+     * loop stopped.
+     */
+    void open(final Opener opener, final Runnable task) {
+        if (loop.inLoop()) {
+            task.run();
+        } else if (!loop.tryExecute(task)) {
+            opener.refused(loop.isClosed() ? connectionFailed("the connection was closed") : busy());
+        }
+    }
+
+    /** Who asked for a stream: told on the loop that it is open (and opened locally), or why not. */
+    interface Opener {
+        void opened(StreamChannel channel);
+
+        void refused(Throwable error);
+
+        /** @return true if it no longer wants the stream (skipped while it waits) */
+        boolean isCancelled();
+    }
+
+    /** An {@link Opener} for a {@code Mono} of the stream. */
+    private static final class SinkOpener implements Opener {
+        private final MonoSink<StreamChannel> sink;
+        volatile boolean cancelled;
+
+        SinkOpener(final MonoSink<StreamChannel> sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public void opened(final StreamChannel channel) {
+            sink.success(channel);
+        }
+
+        @Override
+        public void refused(final Throwable error) {
+            sink.error(error);
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return cancelled;
+        }
     }
 
     /** Requests that may wait for a free stream, per connection; more are refused. */
     static final int MAX_WAITING_REQUESTS = 1024;
 
     /** A request waiting for a free stream (loop only); a cancelled one is skipped. */
-    private static final class WaitingRequest {
-        final StreamKind kind;
-        final MonoSink<StreamChannel> sink;
-        volatile boolean cancelled;
-
-        WaitingRequest(final StreamKind kind, final MonoSink<StreamChannel> sink) {
-            this.kind = kind;
-            this.sink = sink;
-        }
+    private record WaitingRequest(StreamKind kind, Opener opener) {
     }
 
     private final java.util.ArrayDeque<WaitingRequest> waiting = new java.util.ArrayDeque<>();
@@ -276,27 +242,26 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         return new RdmaStreamsBusyException((channels.length - 2) / 2);
     }
 
-    private void openOnLoop(final StreamKind kind, final MonoSink<StreamChannel> sink) {
+    /** Opens a free stream of this side for {@code opener}, or queues it (loop). */
+    void openOnLoop(final StreamKind kind, final Opener opener) {
         if (released || protocol.isTerminated()) {
-            sink.error(connectionFailed(protocol.error() != null ? protocol.error() : "the connection was closed"));
+            opener.refused(connectionFailed(protocol.error() != null ? protocol.error() : "the connection was closed"));
             return;
         }
         if (waiting.isEmpty()) {
             for (int slot = client ? 3 : 2; slot < channels.length; slot += 2) {
                 if (channels[slot].isFree() && channels[slot].isInboundIdle()) {
                     channels[slot].openLocally(kind);
-                    sink.success(channels[slot]);
+                    opener.opened(channels[slot]);
                     return;
                 }
             }
         }
         if (waiting.size() >= MAX_WAITING_REQUESTS) {
-            sink.error(busy());
+            opener.refused(busy());
             return;
         }
-        final WaitingRequest request = new WaitingRequest(kind, sink);
-        sink.onCancel(() -> request.cancelled = true);
-        waiting.addLast(request);
+        waiting.addLast(new WaitingRequest(kind, opener));
     }
 
     /**
@@ -328,9 +293,9 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             final StreamChannel channel = channels[slot];
             WaitingRequest request;
             while (channel.isFree() && channel.isInboundIdle() && (request = waiting.pollFirst()) != null) {
-                if (!request.cancelled) {
+                if (!request.opener().isCancelled()) {
                     channel.openLocally(request.kind);
-                    request.sink.success(channel);
+                    request.opener().opened(channel);
                 }
             }
         }
@@ -340,7 +305,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     private void failWaiting() {
         WaitingRequest request;
         while ((request = waiting.pollFirst()) != null) {
-            request.sink.error(connectionFailed(protocol.error() != null ? protocol.error()
+            request.opener().refused(connectionFailed(protocol.error() != null ? protocol.error()
                 : "the connection was closed"));
         }
     }
@@ -368,13 +333,67 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             channel.receive(io.rdmareactive.codec.Codecs.BYTE_ARRAY).subscribe(ignored -> { }, ignored -> { });
             return;
         }
-        final int use = channel.use();
-        Flux.defer(() -> streamHandler.handle(kind, channel, channel))
-            .doFinally(signal -> loop.execute(() -> channel.finishServing(use)))
-            .subscribe(null, error -> System.getLogger(DefaultConnection.class.getName())
-                // a stream cut short because the connection ended is the connection's news, told by onDispose()
-                .log(error instanceof RdmaConnectionException ? System.Logger.Level.DEBUG
-                    : System.Logger.Level.WARNING, "the " + kind + " handler failed", error));
+        final Serving serving = new Serving(channel, channel.use(), kind);
+        final Publisher<Void> handled;
+        try {
+            handled = streamHandler.handle(kind, channel, channel);
+        } catch (final Throwable ex) {
+            if (ex instanceof VirtualMachineError fatal) {
+                throw fatal;
+            }
+            serving.onError(ex);
+            return;
+        }
+        if (handled == null) {
+            serving.onError(new NullPointerException("the " + kind + " handler returned null, not a Publisher"));
+            return;
+        }
+        handled.subscribe(serving);
+    }
+
+    /**
+     * Subscribes to what a handler returned for one stream: when it ends, the stream's use is finished on the loop
+     * (what the handler did not read is drained, what it did not answer is answered empty); a failure is logged. One
+     * object per request, no operator chain.
+     */
+    private final class Serving implements reactor.core.CoreSubscriber<Void>, Runnable {
+        private final StreamChannel channel;
+        private final int use;
+        private final StreamKind kind;
+
+        Serving(final StreamChannel channel, final int use, final StreamKind kind) {
+            this.channel = channel;
+            this.use = use;
+            this.kind = kind;
+        }
+
+        @Override
+        public void onSubscribe(final org.reactivestreams.Subscription subscription) {
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(final Void ignored) {
+            // a Publisher<Void> has no elements
+        }
+
+        @Override
+        public void onError(final Throwable error) {
+            // a stream cut short because the connection ended is the connection's news, told by onDispose()
+            LOG.log(error instanceof RdmaConnectionException ? System.Logger.Level.DEBUG
+                : System.Logger.Level.WARNING, "the " + kind + " handler failed", error);
+            loop.execute(this);
+        }
+
+        @Override
+        public void onComplete() {
+            loop.execute(this);
+        }
+
+        @Override
+        public void run() {
+            channel.finishServing(use);
+        }
     }
 
     /**
@@ -425,17 +444,18 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     <T> InboundStream<T> newInbound(final StreamChannel channel, final Codec<T> codec, final long limit,
                                     final long granted) {
         return new InboundStream<>(protocol, channel.stream(), codec, loop, config.prefetch(), limit, granted, this,
-            isReleased, () -> onInboundEnded(channel), runtime.counters, reassembly);
+            isReleased, channel.inboundEndedTask, runtime.counters, reassembly);
     }
 
     <T> OutboundStream<T> newOutbound(final StreamChannel channel, final int openKind,
                                       final Publisher<? extends T> messages, final Codec<T> codec,
-                                      final MonoSink<Void> sink) {
-        return OutboundStream.create(protocol, channel.stream(), openKind, messages, codec, loop, guard, this, sink,
-            isReleased, runtime.counters);
+                                      final OutboundStream.Completion completion) {
+        return OutboundStream.create(protocol, channel.stream(), openKind, messages, codec, loop, guard, this,
+            completion, isReleased, runtime.counters);
     }
 
-    private void onInboundEnded(final StreamChannel channel) {
+    /** A stream's inbound ended (loop): the stream may be free, and a connection that ended may be disposed. */
+    void onInboundEnded(final StreamChannel channel) {
         channel.onInboundEnded();
         if (protocol.isTerminated()) {
             disposeWhenIdle();

@@ -12,9 +12,11 @@ public interface Outbound {
      * asked only for as many elements as the peer's subscriber has requested (never unbounded demand), so a slow
      * remote subscriber slows it down. One send at a time per connection.
      *
-     * @return completes once every element and the end of the stream are in the send ring (disposing the connection
-     * then loses nothing: closing waits until they were sent, and the peer reads them before it sees the close); fails when the publisher fails (the peer's Flux fails too), the connection ends first, or an
-     * element cannot be encoded; cancelling it cancels the publisher
+     * @return completes once every element and the end of the stream are in the send ring (on shared memory, that
+     * is the peer's receive ring; disposing the connection then waits, up to the liveness timeout, until they reached
+     * the peer's memory, and {@code onDispose()} fails, counting them, if some did not); fails when the publisher
+     * fails (the peer's Flux fails too), the connection ends first, or an element cannot be encoded; cancelling it
+     * cancels the publisher, and the stream's direction ends with COMPLETE
      */
     <T> Mono<Void> send(Publisher<? extends T> messages, Codec<T> codec);
 

@@ -36,6 +36,7 @@ final class StreamChannel implements Inbound, Outbound {
         this.owner = owner;
         this.slot = slot;
         this.stream = stream;
+        this.inboundEndedTask = () -> owner.onInboundEnded(this);
     }
 
     int slot() {
@@ -104,14 +105,18 @@ final class StreamChannel implements Inbound, Outbound {
 
     @Override
     public <T> Flux<T> receive(final Codec<T> codec) {
-        return Flux.defer(() -> {
-            final InboundStream<T> created = owner.newInbound(this, codec, inboundLimit, inboundGranted);
-            if (!inbound.compareAndSet(null, created)) {
-                return Flux.error(new IllegalStateException("this stream's inbound already has a subscriber; share "
-                    + "one Flux (publish(), cache()) if several need its messages"));
-            }
-            return created;
-        });
+        return new ChannelReceive<>(this, codec);
+    }
+
+    /** Makes {@code subscriber} the reader of this use ({@link ChannelReceive}), or tells it that one reads already. */
+    <T> void subscribeInbound(final Codec<T> codec, final reactor.core.CoreSubscriber<? super T> subscriber) {
+        final InboundStream<T> created = owner.newInbound(this, codec, inboundLimit, inboundGranted);
+        if (!inbound.compareAndSet(null, created)) {
+            reactor.core.publisher.Operators.error(subscriber, new IllegalStateException("this stream's inbound already "
+                + "has a subscriber; share one Flux (publish(), cache()) if several need its messages"));
+            return;
+        }
+        created.subscribe(subscriber);
     }
 
     @Override
@@ -128,18 +133,34 @@ final class StreamChannel implements Inbound, Outbound {
 
     @Override
     public <T> Mono<Void> send(final Publisher<? extends T> messages, final Codec<T> codec) {
-        return Mono.<Void>create(sink -> {
-            final int openKind = pendingOpenKind;
-            final OutboundStream<T> sender = owner.newOutbound(this, openKind, messages, codec, sink);
-            if (!outbound.compareAndSet(null, sender)) {
-                sink.error(new IllegalStateException("a send is already running on this stream; send one publisher "
-                    + "at a time (concat them)"));
-                return;
-            }
-            pendingOpenKind = 0;
-            sender.start();
-        }).doFinally(signal -> owner.onLoop(this::onOutboundEnded));
+        return new ChannelSend<>(this, messages, codec);
     }
+
+    /**
+     * Makes the send of this use ({@link ChannelSend}), the first with the OPEN frame if this side opens the stream;
+     * the caller starts it.
+     *
+     * @return the send, or null if one runs already on this use
+     */
+    <T> OutboundStream<T> startSend(final Publisher<? extends T> messages, final Codec<T> codec,
+                                    final OutboundStream.Completion completion) {
+        final int openKind = pendingOpenKind;
+        final OutboundStream<T> sender = owner.newOutbound(this, openKind, messages, codec, completion);
+        if (!outbound.compareAndSet(null, sender)) {
+            return null;
+        }
+        pendingOpenKind = 0;
+        return sender;
+    }
+
+    /** The send of this use ended (any thread): the loop notes the outbound done, and frees the stream if both are. */
+    void outboundEnded() {
+        owner.onLoop(outboundEndedTask);
+    }
+
+    private final Runnable outboundEndedTask = this::onOutboundEnded;
+    /** What an inbound of this stream runs on the loop when it ended (one per stream, not per use). */
+    final Runnable inboundEndedTask;
 
     @Override
     public <T> Mono<Void> send(final Publisher<? extends T> messages, final Class<T> type) {

@@ -24,7 +24,8 @@ public final class MessageAssembler implements FrameConsumer {
     private final int maxMessageLength;
     private final ReassemblyBudget budget;
     private final MessageHandler handler;
-    private final UnsafeBuffer gathered = new UnsafeBuffer(0, 0);
+    /** Fragments gathered so far; made on the first fragmented message (a stream of whole frames never needs it). */
+    private UnsafeBuffer gathered;
     private ByteBuffer memory;
     private int gatheredLength = -1;
     private String error;
@@ -75,7 +76,7 @@ public final class MessageAssembler implements FrameConsumer {
             error = "a message grew past the maximum of " + maxMessageLength + " bytes";
             return;
         }
-        if (gatheredLength + length > gathered.capacity() && !grow(gatheredLength + length)) {
+        if (gatheredLength + length > capacity() && !grow(gatheredLength + length)) {
             return;
         }
         gathered.putBytes(gatheredLength, buffer, index, length);
@@ -93,7 +94,7 @@ public final class MessageAssembler implements FrameConsumer {
      * would.
      */
     private boolean grow(final int required) {
-        final int current = gathered.capacity();
+        final int current = capacity();
         final long power = Math.max(4096L, Long.highestOneBit(required - 1L) << 1);
         final int capacity = (int) Math.min(maxMessageLength, Math.max(required, power));
         final String over = budget.reserve(capacity - current);
@@ -118,11 +119,15 @@ public final class MessageAssembler implements FrameConsumer {
         }
         final ByteBuffer old = memory;
         memory = grown;
-        gathered.wrap(grown);
+        gathered = copy;
         if (old != null) {
             BufferUtil.free(old);
         }
         return true;
+    }
+
+    private int capacity() {
+        return gathered == null ? 0 : gathered.capacity();
     }
 
     /** Frees the reassembly buffer and gives its memory back to the budget (the stream ended). Idempotent. */

@@ -11,10 +11,9 @@ import io.rdmareactive.internal.protocol.MessageAssembler;
 import io.rdmareactive.internal.protocol.ReassemblyBudget;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolStream;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.reactivestreams.Subscription;
@@ -33,7 +32,8 @@ import reactor.core.publisher.Operators;
  *
  * @param <T> what the codec decodes
  */
-public final class InboundStream<T> extends Flux<T> implements Subscription, Runnable, FrameConsumer {
+public final class InboundStream<T> extends Flux<T> implements Subscription, Runnable, FrameConsumer,
+    MessageAssembler.MessageHandler {
 
     private final ProtocolConnection connection;
     private final ProtocolStream stream;
@@ -45,11 +45,29 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     private final BooleanSupplier released;
     private final Runnable onTerminal;
     private final DriverCounters counters;
-    private final MessageAssembler assembler;
-    private final ErrorFrameFlyweight errorFrame = new ErrorFrameFlyweight();
-    private final AtomicBoolean subscribed = new AtomicBoolean();
-    private final AtomicLong requested = new AtomicLong();
-    private final AtomicInteger wip = new AtomicInteger();
+    /** Made on the first fragment (loop): a stream of whole messages never needs one. */
+    private MessageAssembler assembler;
+    private final ReassemblyBudget reassembly;
+    /** Made on the first ERROR frame (loop). */
+    private ErrorFrameFlyweight errorFrame;
+    private volatile boolean subscribed;
+    private volatile long requested;
+    private volatile int wip;
+
+    private static final VarHandle SUBSCRIBED;
+    private static final VarHandle REQUESTED;
+    private static final VarHandle WIP;
+
+    static {
+        try {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            SUBSCRIBED = lookup.findVarHandle(InboundStream.class, "subscribed", boolean.class);
+            REQUESTED = lookup.findVarHandle(InboundStream.class, "requested", long.class);
+            WIP = lookup.findVarHandle(InboundStream.class, "wip", int.class);
+        } catch (final ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     /** Dropped at once by a cancel, from any thread (Reactive Streams 3.13). */
     private volatile CoreSubscriber<? super T> subscriber;
@@ -89,12 +107,12 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
         this.released = released;
         this.onTerminal = onTerminal;
         this.counters = counters;
-        this.assembler = new MessageAssembler(connection.options().maxMessageLength(), reassembly, this::onMessage);
+        this.reassembly = reassembly;
     }
 
     @Override
     public void subscribe(final CoreSubscriber<? super T> actual) {
-        if (!subscribed.compareAndSet(false, true)) {
+        if (!SUBSCRIBED.compareAndSet(this, false, true)) {
             Operators.error(actual, new IllegalStateException("the inbound of stream " + stream.id()
                 + " accepts one subscriber; share it with publish() or cache() if several need it"));
             return;
@@ -109,7 +127,10 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     @Override
     public void request(final long n) {
         if (Operators.validate(n)) {
-            requested.getAndAccumulate(n, Operators::addCap);
+            long now;
+            do {
+                now = requested;
+            } while (!REQUESTED.compareAndSet(this, now, Operators.addCap(now, n)));
             signal();
         }
     }
@@ -129,7 +150,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
      * the loop from any other thread. Once the loop has stopped, the drain runs here (it reads no ring once released).
      */
     public void signal() {
-        if (wip.getAndIncrement() == 0 && (loop.inLoop() || !loop.execute(this))) {
+        if ((int) WIP.getAndAdd(this, 1) == 0 && (loop.inLoop() || !loop.execute(this))) {
             run();
         }
     }
@@ -147,7 +168,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
                 current = null;
                 report();
             }
-            missed = wip.addAndGet(-missed);
+            missed = (int) WIP.getAndAdd(this, -missed) - missed;
             if (missed == 0) {
                 return;
             }
@@ -178,11 +199,11 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
             return;
         }
         grantCredit();
-        while (!done && !cancelled && emitted < requested.get()) {
+        while (!done && !cancelled && emitted < requested) {
             if (!stream.poll(this)) {
                 break;
             }
-            if (assembler.error() != null) {
+            if (assembler != null && assembler.error() != null) {
                 if (assembler.isProtocolError()) {
                     stream.consumerError(assembler.error());
                     terminate(errors.connectionFailed("protocol error: " + assembler.error()));
@@ -235,7 +256,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     private static final FrameConsumer DISCARD = (buffer, index, length, type, flags) -> { };
 
     private void grantCredit() {
-        final long demand = requested.get() - emitted;
+        final long demand = requested - emitted;
         final long outstanding = granted - delivered;
         if (demand > outstanding && outstanding <= prefetch / 2) {
             final long grant = Math.min(Math.min(demand - outstanding, prefetch - outstanding), limit - granted);
@@ -255,7 +276,13 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     public void onFrame(final AtomicBuffer buffer, final int index, final int length, final short type,
                         final byte flags) {
         switch (type) {
-            case ProtocolStream.DATA -> assembler.onFrame(buffer, index, length, type, flags);
+            case ProtocolStream.DATA -> {
+                if (assembler == null && (flags & ProtocolStream.WHOLE) == ProtocolStream.WHOLE) {
+                    onMessage(buffer, index, length); // a whole message, no fragment begun: no assembler needed
+                } else {
+                    assembler().onFrame(buffer, index, length, type, flags);
+                }
+            }
             case ProtocolStream.COMPLETE -> {
                 final int check = stream.checkFrame(buffer, index, length, type);
                 if (check != FrameCheck.OK) {
@@ -273,6 +300,9 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
                     protocolError("ERROR", check);
                     return;
                 }
+                if (errorFrame == null) {
+                    errorFrame = new ErrorFrameFlyweight();
+                }
                 errorFrame.wrap(buffer, index - FrameHeaderFlyweight.HEADER_LENGTH);
                 terminate(errors.remoteError(errorFrame.errorCode(), errorFrame.message()));
             }
@@ -287,7 +317,16 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
         terminate(errors.connectionFailed("protocol error: " + why));
     }
 
-    private void onMessage(final DirectBuffer buffer, final int index, final int length) {
+    private MessageAssembler assembler() {
+        if (assembler == null) {
+            assembler = new MessageAssembler(connection.options().maxMessageLength(), reassembly, this);
+        }
+        return assembler;
+    }
+
+    /** A whole message, from the assembler (loop). */
+    @Override
+    public void onMessage(final DirectBuffer buffer, final int index, final int length) {
         delivered++;
         unreportedMessages++;
         unreportedBytes += length;
@@ -331,7 +370,9 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
 
     /** The stream ended (on the loop): its reassembly memory goes back, then the channel hears of it. */
     private void ended() {
-        assembler.release();
+        if (assembler != null) {
+            assembler.release();
+        }
         onTerminal.run();
     }
 

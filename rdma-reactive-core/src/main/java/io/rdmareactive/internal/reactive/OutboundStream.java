@@ -14,7 +14,6 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
-import reactor.core.publisher.MonoSink;
 
 /**
  * Sends a publisher's elements on one stream. Upstream is asked only for as many elements as the peer's consumer
@@ -31,6 +30,15 @@ import reactor.core.publisher.MonoSink;
  */
 public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
 
+    /** Where a send's end is told, once: on the thread that finished it (a producer's, or the loop). */
+    public interface Completion {
+        /** Every element and the end of the stream were committed (or the send was cancelled and ended). */
+        void sent();
+
+        /** The send failed: the source failed, the connection ended, or an element could not be encoded. */
+        void failed(Throwable error);
+    }
+
     /** The most elements requested from upstream and not yet sent. */
     static final int BATCH = 64;
 
@@ -40,7 +48,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private final EventLoop loop;
     private final RingGuard guard;
     private final ErrorFactory errors;
-    private final MonoSink<Void> sink;
+    private final Completion completion;
     private final BooleanSupplier released;
     private final DriverCounters counters;
     /**
@@ -66,12 +74,14 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private ExpandableArrayBuffer scratch;
     /** An element onNext hands straight to the drain it runs itself (the drain's thread only). */
     private T held;
+    /** The draining thread while it is inside upstream's request(n), whose onNext may come back on it; else null. */
+    private volatile Thread requesting;
     private int openKind;
     private Publisher<? extends T> source;
 
     private OutboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
                            final EventLoop loop, final RingGuard guard, final ErrorFactory errors,
-                           final MonoSink<Void> sink,
+                           final Completion completion,
                            final BooleanSupplier released, final DriverCounters counters) {
         this.connection = connection;
         this.stream = stream;
@@ -79,24 +89,25 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         this.loop = loop;
         this.guard = guard;
         this.errors = errors;
-        this.sink = sink;
+        this.completion = completion;
         this.released = released;
         this.counters = counters;
         this.maxMessageLength = connection.options().maxMessageLength();
     }
 
     /**
-     * Makes a sender that, once {@link #start()}ed, subscribes to the source and completes the sink when everything
-     * was sent and the stream ended; fails it when the source fails (the peer is told), the connection ends, or an
-     * element cannot be encoded. With {@code openKind} other than 0 it opens the stream first with an OPEN frame.
+     * Makes a sender that, once {@link #start()}ed, subscribes to the source and tells {@code completion} once
+     * everything was sent and the stream ended, or that it failed: the source failed (the peer is told), the connection
+     * ended, or an element could not be encoded. With {@code openKind} other than 0 it opens the stream first with an
+     * OPEN frame. {@link #cancel()} stops it (the send then ends with COMPLETE, and completes).
      */
     public static <T> OutboundStream<T> create(final ProtocolConnection connection, final ProtocolStream stream,
                                                final int openKind, final Publisher<? extends T> source,
                                                final Codec<T> codec, final EventLoop loop, final RingGuard guard,
-                                               final ErrorFactory errors, final MonoSink<Void> sink,
+                                               final ErrorFactory errors, final Completion completion,
                                                final BooleanSupplier released, final DriverCounters counters) {
-        final OutboundStream<T> sender = new OutboundStream<>(connection, stream, codec, loop, guard, errors, sink,
-            released, counters);
+        final OutboundStream<T> sender = new OutboundStream<>(connection, stream, codec, loop, guard, errors,
+            completion, released, counters);
         sender.openKind = openKind;
         sender.source = source;
         return sender;
@@ -104,7 +115,6 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
 
     /** Subscribes to the source. */
     public void start() {
-        sink.onCancel(this::cancel);
         source.subscribe(this);
         signal();
     }
@@ -126,10 +136,17 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     @Override
     public void onNext(final T element) {
         java.util.Objects.requireNonNull(element, "element"); // Reactive Streams 2.13
-        if (held == null && outstanding > 0 && WIP.compareAndSet(this, 0, 1)) {
-            // no drain runs anywhere: this thread drains, and the element goes to it directly, not through the queue
-            // (it still goes after anything queued, as drain sends the queue first; onNext calls are serial, so no
-            // other element can be queued meanwhile)
+        if (requesting == Thread.currentThread() && held == null && queued() == 0) {
+            // emitted from inside this thread's own request(n), in its drain: the drain takes it when request returns
+            // (one more pass), not through the queue
+            held = element;
+            OUTSTANDING.getAndAdd(this, -1L);
+            WIP.getAndAdd(this, 1);
+            return;
+        }
+        if (held == null && outstanding > 0 && queued() == 0 && WIP.compareAndSet(this, 0, 1)) {
+            // no drain runs anywhere and nothing waits: this thread drains, and the element goes to it directly, not
+            // through the queue (onNext calls are serial: whatever arrives meanwhile is newer, and queues behind it)
             held = element;
             OUTSTANDING.getAndAdd(this, -1L);
             run();
@@ -161,7 +178,8 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         signal();
     }
 
-    private void cancel() {
+    /** Stops the send (any thread): the source is cancelled, and the stream's direction ends with COMPLETE. */
+    public void cancel() {
         cancelled = true;
         final Subscription subscription = upstream;
         if (subscription != null) {
@@ -205,11 +223,6 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     }
 
     private void drain() {
-        if (held != null && (queued() > 0 || openKind != 0 || isFragmenting())) {
-            // the element onNext handed over cannot go first: it joins the queue's tail, behind what came before it
-            queue().offer(held);
-            held = null;
-        }
         if (finished) {
             return;
         }
@@ -249,10 +262,15 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
             return;
         }
         if (held != null) {
-            // handed over by onNext on this thread, the queue empty (see the top of drain)
-            final T element = held;
+            // handed over by onNext, the queue empty then: older than anything queued since, so it goes first; a full
+            // ring keeps it held for the next drain
+            final int result = trySend(held);
+            if (result == BACK_PRESSURED) {
+                counters.backPressureEvents().increment();
+                return;
+            }
             held = null;
-            if (trySendHeld(element)) {
+            if (result == FAILED || result == SENT_PARTLY) {
                 return;
             }
         }
@@ -292,29 +310,19 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         // what may be asked, the rest at once; one request(n) per element cost the publisher's drain per element
         final long asked = outstanding;
         final long target = Math.min(stream.peerDemand(), BATCH);
-        final long have = queued() + asked;
+        final long have = queued() + (held != null ? 1 : 0) + asked;
         final long canAsk = target - have;
         if (canAsk > 0 && have <= target >> 1) {
             OUTSTANDING.getAndAdd(this, canAsk);
-            subscription.request(canAsk);
+            requesting = Thread.currentThread();
+            try {
+                subscription.request(canAsk);
+            } finally {
+                requesting = null;
+            }
         } else if (stream.peerDemand() == 0 && outstanding == 0) {
             counters.creditStalls().increment(); // upstream could give more; the remote subscriber asked for none
         }
-    }
-
-    /**
-     * Sends the element onNext handed to its own drain, the queue being empty.
-     *
-     * @return true if the drain stops here (the ring is full, so the element waits in the queue, or it failed)
-     */
-    private boolean trySendHeld(final T element) {
-        final int result = trySend(element);
-        if (result == BACK_PRESSURED) {
-            queue().offer(element); // the queue is empty and holds BATCH: this cannot fail
-            counters.backPressureEvents().increment();
-            return true;
-        }
-        return result == FAILED || result == SENT_PARTLY;
     }
 
     private boolean isFragmenting() {
@@ -435,9 +443,9 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private void finish(final Throwable error) {
         if (FINISHED.compareAndSet(this, false, true)) {
             if (error != null) {
-                sink.error(error);
+                completion.failed(error);
             } else {
-                sink.success();
+                completion.sent();
             }
         }
     }
