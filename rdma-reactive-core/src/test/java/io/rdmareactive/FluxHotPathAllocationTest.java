@@ -44,12 +44,7 @@ class FluxHotPathAllocationTest {
 
     @Test
     void aStreamFromSendToReceiveViewsAllocatesNothingPerMessageOnTheLibrarysThreads() {
-        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
-            "this JVM cannot count a thread's allocations");
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(threads.isThreadAllocatedMemorySupported(), "allocation counting unsupported");
-        threads.setThreadAllocatedMemoryEnabled(true);
+        final com.sun.management.ThreadMXBean threads = allocationCounters();
 
         final String address = ShmTestSupport.uniqueAddress("flux-alloc");
         final AtomicLong received = new AtomicLong();
@@ -104,12 +99,7 @@ class FluxHotPathAllocationTest {
      */
     @Test
     void aRequestResponseCallAllocatesLittleOnTheLoop() {
-        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
-            "this JVM cannot count a thread's allocations");
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(threads.isThreadAllocatedMemorySupported(), "allocation counting unsupported");
-        threads.setThreadAllocatedMemoryEnabled(true);
+        final com.sun.management.ThreadMXBean threads = allocationCounters();
 
         final String address = ShmTestSupport.uniqueAddress("rr-alloc");
         final DisposableServer server = ShmTestSupport.server(directory, address)
@@ -135,6 +125,17 @@ class FluxHotPathAllocationTest {
             connection.dispose();
             server.dispose();
         }
+    }
+
+    /** @return the JVM's per-thread allocation counters, switched on; the test is skipped where there are none */
+    private static com.sun.management.ThreadMXBean allocationCounters() {
+        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
+            "this JVM cannot count a thread's allocations");
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported(), "allocation counting unsupported");
+        threads.setThreadAllocatedMemoryEnabled(true);
+        return threads;
     }
 
     private static void calls(final Connection connection, final byte[] request, final int count) {
