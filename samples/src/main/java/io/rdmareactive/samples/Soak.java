@@ -36,7 +36,8 @@ import reactor.core.scheduler.Schedulers;
  * A soak: a server and several client connections (shared-memory provider, one JVM, so that one program counts
  * both ends) run a random mix of request/response, request/stream and channel exchanges on many streams at once
  * for a while, with messages of mixed sizes (a few bytes to fragmented tens of KiB), each carrying its exchange, its
- * sequence number within the exchange and a CRC32C of its payload, and with consumers that stall at random.
+ * sequence number within the exchange and a CRC32C of its payload, and with consumers that stall at random (behind
+ * {@code publishOn}, off the event loops, as a consumer that blocks should be).
  *
  * <pre>
  *   ./mvnw -q -pl samples -am -Psoak -DskipTests package                                  (2 minutes)
@@ -282,13 +283,16 @@ public final class Soak {
         final String address = "soak-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         final Counts counts = new Counts();
         final Codec<Message> message = messageCodec(counts.sent);
+        // where the stalling consumers run: off the event loops, which serve every connection
+        final Scheduler stalls = Schedulers.newBoundedElastic(4 * connections * concurrency, 10_000, "soak-consumer", 60,
+            true);
 
         out.printf(Locale.ROOT, "soak: %d s, %d connections, %d exchanges at once on each, seed %d, consumer stalls "
             + "up to %d ms, idle strategy '%s', provider 'shm'%n", seconds, connections, concurrency, seed, maxStall,
             idle);
         RdmaServer server = RdmaServer.create().provider("shm").address(address).idleStrategy(idle)
             .handleStreams((kind, in, outbound) -> serve(kind, in.receive(RECEIVED), messages -> outbound.send(messages, message), counts,
-                maxStall));
+                maxStall, stalls));
         RdmaClient client = RdmaClient.create().provider("shm").address(address).idleStrategy(idle)
             .requestTimeout(Duration.ofSeconds(60));
         if (directory != null) {
@@ -320,7 +324,8 @@ public final class Soak {
                     } else {
                         sink.complete();
                     }
-                }).flatMap(exchange -> exchange(clients.get(c), exchange, seed, counts, message, maxStall), concurrency),
+                }).flatMap(exchange -> exchange(clients.get(c), exchange, seed, counts, message, maxStall, stalls),
+                    concurrency),
                     connections)
                 .then().block(Duration.ofSeconds(seconds + 600L));
             final MemoryFootprint footprint = MemoryFootprint.read(directory != null ? List.of(Path.of(directory))
@@ -335,6 +340,8 @@ public final class Soak {
                 connection.onDispose().onErrorComplete().block(Duration.ofSeconds(10));
             }
             bound.dispose();
+            bound.onDispose().onErrorComplete().block(Duration.ofSeconds(10));
+            stalls.dispose(); // last: the server's consumers may run on it until the server closed
         }
         progress(out, counts, System.nanoTime() - start);
         out.printf(Locale.ROOT, "soak: exchanges=%d failed=%d corrupted=%d stalls=%d bytes=%d%s%n",
@@ -352,7 +359,8 @@ public final class Soak {
 
     /** The server's side of an exchange: answers requests and channels with checked messages of its own. */
     private static Publisher<Void> serve(final StreamKind kind, final Flux<Received> in,
-                                         final SendFunction send, final Counts counts, final int maxStall) {
+                                         final SendFunction send, final Counts counts, final int maxStall,
+                                         final Scheduler stalls) {
         return switch (kind) {
             case REQUEST_RESPONSE -> send.send(in.next().map(request -> {
                 checkRequest(counts, request);
@@ -364,7 +372,8 @@ public final class Soak {
             }));
             case CHANNEL -> {
                 final Receiver[] receiver = new Receiver[1];
-                yield send.send(in.map(message -> {
+                // a consumer that blocks leaves the event loop first (publishOn), as threading.md asks
+                yield send.send(in.publishOn(stalls).map(message -> {
                     final int exchange = message.exchange();
                     if (receiver[0] == null) {
                         receiver[0] = new Receiver(counts, exchange);
@@ -390,7 +399,8 @@ public final class Soak {
 
     /** One exchange of the client: a request/response, a request/stream or a channel, chosen from the seed. */
     private static Mono<Void> exchange(final Connection connection, final int exchange, final int seed,
-                                       final Counts counts, final Codec<Message> message, final int maxStall) {
+                                       final Counts counts, final Codec<Message> message, final int maxStall,
+                                       final Scheduler stalls) {
         final SplittableRandom random = new SplittableRandom(mix(seed * 1_000_003L + exchange));
         final int choice = random.nextInt(10);
         final Receiver receiver = new Receiver(counts, exchange | 1 << 30);
@@ -402,6 +412,7 @@ public final class Soak {
             final int count = 1 + random.nextInt(400);
             final Message request = Message.of(exchange, 0, payloadLength(exchange, 0));
             run = connection.requestStream(request, withCount(message, count), RECEIVED)
+                .publishOn(stalls) // a consumer that blocks leaves the event loop first
                 .doOnNext(answer -> {
                     receiver.accept(answer);
                     maybeStall(counts, maxStall, ((long) exchange << 32) ^ answer.sequence());
