@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module and package rules of DESIGN.md, kept by the build: a forbidden dependency fails this test and so
+ * The module and package rules of docs/architecture.md, kept by the build: a forbidden dependency fails this test and so
  * {@code ./mvnw verify}. Dependencies point one way: ring-buffers and codecs see Agrona and the JDK only; inside core,
  * the SPI sees ring-buffers, providers see the SPI and ring-buffers and never each other, and nothing below the API
  * sees the API.

@@ -9,7 +9,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN.md's rule for this module: micronaut-integration sees core's public API (and the codecs, Agrona, Reactor),
+ * The rule of docs/architecture.md for this module: micronaut-integration sees core's public API (and the codecs, Agrona, Reactor),
  * Micronaut and its optional management and Micrometer modules; never core's SPI, providers or internals, and never
  * the samples or perf, which sit above it.
  */

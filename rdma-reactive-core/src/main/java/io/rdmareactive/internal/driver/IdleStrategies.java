@@ -42,9 +42,9 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  * thread needs its own; {@link #supplier(String)} checks the form once and makes instances on demand.
  *
  * <h2>The default: {@link #defaultFor(int)}</h2>
- * {@code busy-spin} with 4 or more available processors, {@code backoff} with 3 or fewer. DESIGN.md measured what
- * spinning does to a small machine: on 2 cores, Aeron ping-pong with a busy-spinning driver and two busy-spinning
- * application threads had a p50 round trip of 8&nbsp;ms, against 27–30&nbsp;µs when the threads yielded. One
+ * {@code busy-spin} with 4 or more available processors, {@code backoff} with 3 or fewer. Spinning starves a small
+ * machine: on 2 cores, Aeron ping-pong with a busy-spinning driver and two busy-spinning application threads had a
+ * p50 round trip of 8&nbsp;ms, against 27–30&nbsp;µs when the threads yielded. One
  * spinning event loop takes a whole core; the default spins only where at least three more are left for the
  * application's threads, the garbage collector and the JIT. On 3 cores and fewer it backs off rather than yields:
  * a backoff thread still spins and yields for the first few idle cycles, so a busy connection sees little
