@@ -174,11 +174,15 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
      * with {@link RdmaStreamsBusyException} (nothing was sent).
      */
     private Mono<StreamChannel> open(final StreamKind kind) {
-        return Mono.create(sink -> {
+        return Mono.<StreamChannel>create(sink -> {
             final SinkOpener opener = new SinkOpener(sink);
             sink.onCancel(() -> opener.cancelled = true);
             open(opener, () -> openOnLoop(kind, opener));
-        });
+        })
+            // a stream opened for a call cancelled meanwhile (its Mono drops the stream, on the loop): its use has
+            // begun, so it is finished as the peer expects (an empty request, its answer drained) and comes back,
+            // instead of staying open with nobody to end it
+            .doOnDiscard(StreamChannel.class, channel -> channel.finishServing(channel.use()));
     }
 
     /**

@@ -205,8 +205,9 @@ final class StreamChannel implements Inbound, Outbound {
     }
 
     /**
-     * The request of use {@code use} was served: what this side did not read is drained, what it did not answer is
-     * answered empty. Nothing happens if that use is over already.
+     * Use {@code use} is done with (a request served, or a call given up after its stream opened): what this side did
+     * not read is drained, what it did not send is sent empty (with the OPEN, if this side opened the stream and
+     * had not sent it yet), so that the stream comes back. Nothing happens if that use is over already. (Loop.)
      */
     void finishServing(final int use) {
         if (!open || use != uses) {

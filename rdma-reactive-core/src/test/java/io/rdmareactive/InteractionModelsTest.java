@@ -42,6 +42,36 @@ class InteractionModelsTest {
             .block(Duration.ofSeconds(10));
     }
 
+    /**
+     * Calls cancelled at any moment, including while their stream is being opened on the loop: each stream they took
+     * comes back, and both sides stay at the same use of it, so the connection serves the next call.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = StreamKind.class, names = {"REQUEST_RESPONSE",
+        "REQUEST_STREAM", "CHANNEL", "FIRE_AND_FORGET"})
+    void callsCancelledWhileTheirStreamOpensLeaveEveryStreamUsable(final StreamKind kind) {
+        for (int i = 0; i < 2_000; i++) {
+            final reactor.core.Disposable call = switch (kind) {
+                case REQUEST_RESPONSE -> connection.requestResponse("x", Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                    .subscribe();
+                case REQUEST_STREAM -> connection.requestStream("5", Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                    .subscribe();
+                case CHANNEL -> connection.requestChannel(Flux.just("a"), Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                    .subscribe();
+                case FIRE_AND_FORGET -> connection.fireAndForget("f", Codecs.UTF8_STRING).subscribe();
+            };
+            call.dispose();
+        }
+        for (int i = 0; i < 20; i++) { // more calls than streams: each must find a stream that came back
+            assertThat(connection.requestResponse("after " + i, Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                // the burst of cancelled calls may still fill the loop's queue: a refusal says wait and try again
+                .retryWhen(reactor.util.retry.Retry.fixedDelay(1_000, Duration.ofMillis(10))
+                    .filter(error -> error instanceof RdmaStreamsBusyException))
+                .block(ShmTestSupport.BOUND)).isEqualTo("AFTER " + i);
+        }
+        assertThat(connection.isDisposed()).isFalse();
+    }
+
     @AfterEach
     void stop() throws IOException {
         connection.dispose();
