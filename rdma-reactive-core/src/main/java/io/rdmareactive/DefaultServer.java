@@ -1,6 +1,7 @@
 package io.rdmareactive;
 
 import io.rdmareactive.internal.protocol.ConnectionEstablishment;
+import io.rdmareactive.internal.protocol.HandshakeCookies;
 import io.rdmareactive.internal.protocol.ProtocolConnection;
 import io.rdmareactive.internal.protocol.ProtocolException;
 import io.rdmareactive.internal.protocol.RejectFlyweight;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
@@ -20,8 +22,9 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 /**
- * A bound server: a listener, an accepting thread, and a reference to the runtime whose event loops serve its
- * connections (each connection pinned to one loop, in turn).
+ * A bound server: a listener, an accepting thread that screens requests, a virtual thread per handshake under way
+ * (at most {@code maxPendingHandshakes}), and a reference to the runtime whose event loops serve its connections
+ * (each connection pinned to one loop, in turn).
  */
 final class DefaultServer implements DisposableServer {
 
@@ -35,8 +38,12 @@ final class DefaultServer implements DisposableServer {
     private final StreamHandler streamHandler;
     private final Set<DefaultConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean disposed = new AtomicBoolean();
-    /** Connections waiting for the client's proof of the secret. */
-    private final AtomicInteger authenticating = new AtomicInteger();
+    /** Connections whose handshake runs. */
+    private final AtomicInteger handshaking = new AtomicInteger();
+    /** One permit per handshake that may run at once ({@code maxPendingHandshakes}). */
+    private final Semaphore handshakes;
+    /** The challenge cookies of the authenticated handshake. */
+    private final HandshakeCookies cookies = new HandshakeCookies();
     /** Orders the hand-over of an authenticated connection against {@link #dispose()}. */
     private final Object serving = new Object();
     private final Sinks.Empty<Void> closed = Sinks.empty();
@@ -50,6 +57,7 @@ final class DefaultServer implements DisposableServer {
         this.listener = listener;
         this.handler = handler;
         this.streamHandler = streamHandler;
+        this.handshakes = new Semaphore(config.maxPendingHandshakes());
         this.acceptor = Thread.ofPlatform().daemon().name("rdma-accept-" + listener.address()).unstarted(this::accept);
     }
 
@@ -70,6 +78,11 @@ final class DefaultServer implements DisposableServer {
         }
     }
 
+    /**
+     * The accepting thread: it only screens requests (the connection limits; with a secret, the challenge and the
+     * proof, which hold nothing) and hands each admitted one to a handshake of its own, so that a peer that stalls its
+     * handshake delays no other.
+     */
     private void accept() {
         while (!disposed.get()) {
             final ConnectRequest request;
@@ -84,69 +97,67 @@ final class DefaultServer implements DisposableServer {
             if (request == null) {
                 continue;
             }
-            if (connections.size() + authenticating.get() >= config.maxConnections()) {
+            if (connections.size() + handshaking.get() >= config.maxConnections()) {
                 // short: a reject carries at most 96 bytes of reason
                 refuse(request, "the server serves its maximum of " + config.maxConnections()
                     + " connections (RdmaServer.maxConnections)");
                 continue;
             }
-            if (config.secret() != null) {
-                acceptAuthenticated(request);
-                continue;
-            }
             try {
-                serve(ConnectionEstablishment.accept(runtime.device, request, config.protocol()));
+                if (config.secret() != null && !ConnectionEstablishment.screen(runtime.device, request,
+                    config.protocol(), config.secret(), cookies)) {
+                    continue; // challenged: nothing is held until the client comes back with its proof
+                }
             } catch (final ProtocolException | RdmaException ex) {
                 LOG.log(System.Logger.Level.WARNING, "refused a connection at '" + listener.address() + "': "
                     + ex.getMessage());
-            } catch (final RuntimeException ex) {
-                LOG.log(System.Logger.Level.ERROR, "the handler for '" + listener.address() + "' failed", ex);
+                continue;
             }
+            if (!handshakes.tryAcquire()) {
+                refuse(request, "the server sets up its maximum of " + config.maxPendingHandshakes()
+                    + " connections at once (RdmaServer.maxPendingHandshakes); try again");
+                continue;
+            }
+            if (!runtime.retain()) { // the handshake holds the device open: closing the server cannot unmap it
+                handshakes.release();
+                refuse(request, "the server is closing");
+                continue;
+            }
+            handshaking.incrementAndGet();
+            Thread.ofVirtual().name("rdma-handshake-" + listener.address()).start(() -> handshake(request));
         }
     }
 
     /**
-     * Answers with the authenticated handshake, then waits for the client's proof on a virtual thread of its own (not
-     * this accepting thread, not the driver), at most the liveness timeout; the connection counts against
-     * {@code maxConnections} meanwhile.
+     * One connection's handshake, on a virtual thread of its own (not the accepting thread, not an event loop),
+     * bounded by the provider's accept deadline and, with a secret, by the liveness timeout for the client's keys; the
+     * connection counts against {@code maxConnections} and {@code maxPendingHandshakes} meanwhile.
      */
-    private void acceptAuthenticated(final ConnectRequest request) {
-        final ConnectionEstablishment.Authenticating pending;
+    private void handshake(final ConnectRequest request) {
         try {
-            pending = ConnectionEstablishment.acceptAuthenticated(runtime.device, request, config.protocol(),
-                config.secret());
+            final ProtocolConnection protocol = config.secret() == null
+                ? ConnectionEstablishment.accept(runtime.device, request, config.protocol())
+                : ConnectionEstablishment.acceptAuthenticated(runtime.device, request, config.protocol(),
+                    config.secret()).await(config.livenessTimeout());
+            synchronized (serving) { // dispose() either sees this connection or this thread sees disposed
+                if (disposed.get()) {
+                    protocol.close();
+                } else {
+                    serve(protocol);
+                }
+            }
         } catch (final ProtocolException | RdmaException ex) {
             LOG.log(System.Logger.Level.WARNING, "refused a connection at '" + listener.address() + "': "
                 + ex.getMessage());
-            return;
-        }
-        if (!runtime.retain()) { // the waiting thread holds the device open: closing the server cannot unmap it
-            pending.abandon();
-            return;
-        }
-        authenticating.incrementAndGet();
-        Thread.ofVirtual().name("rdma-auth-" + listener.address()).start(() -> {
-            try {
-                final ProtocolConnection protocol = pending.await(config.livenessTimeout());
-                synchronized (serving) { // dispose() either sees this connection or this thread sees disposed
-                    if (disposed.get()) {
-                        protocol.close();
-                    } else {
-                        serve(protocol);
-                    }
-                }
-            } catch (final ProtocolException | RdmaException ex) {
-                LOG.log(System.Logger.Level.WARNING, "refused a connection at '" + listener.address() + "': "
-                    + ex.getMessage());
-            } catch (final RuntimeException ex) {
-                if (!disposed.get()) { // the server closing under a waiting connection is no failure
-                    LOG.log(System.Logger.Level.ERROR, "the handler for '" + listener.address() + "' failed", ex);
-                }
-            } finally {
-                authenticating.decrementAndGet();
-                runtime.release();
+        } catch (final RuntimeException ex) {
+            if (!disposed.get()) { // the server closing under a handshake is no failure
+                LOG.log(System.Logger.Level.ERROR, "the handler for '" + listener.address() + "' failed", ex);
             }
-        });
+        } finally {
+            handshaking.decrementAndGet();
+            handshakes.release();
+            runtime.release();
+        }
     }
 
     /** Pins the connection to a loop of the runtime, where the handler is called. */

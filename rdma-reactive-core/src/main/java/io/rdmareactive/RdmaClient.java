@@ -72,7 +72,8 @@ public final class RdmaClient {
      * Limits the memory this client's runtime registers at once; a connection that would pass it fails to connect,
      * naming the limit.
      *
-     * @param bytes positive (default: no limit of ours; the provider's and the memlock limit remain)
+     * @param bytes positive (default: half of the machine's physical memory; on verbs the locked-memory limit applies
+     *              too, whichever is lower)
      */
     public RdmaClient maxRegisteredBytes(final long bytes) {
         return new RdmaClient(config.withMaxRegisteredBytes(bytes));

@@ -23,18 +23,19 @@ import java.util.Objects;
  * @param requestTimeout   how long {@link Connection#requestResponse} waits for its answer
  * @param codecs           the codecs that {@code receive(Class)} and {@code send(Publisher, Class)} pick by type
  * @param maxConnections   the most connections a server serves at once (a client: unused)
- * @param maxRegisteredBytes the most bytes the runtime's device registers at once, 0 for no limit of ours
+ * @param maxPendingHandshakes the most handshakes a server runs at once (a client: unused)
+ * @param maxRegisteredBytes the most bytes the runtime's device registers at once, 0 for the device's default
  * @param secret           the shared secret of the authenticated handshake (a copy, at least 16 bytes), or null
  * @param runtime          the runtime to run on, or null for the process's shared one
  */
 record RdmaConfig(String provider, String address, Path directory, int maxStreams, int ringCapacity,
                   int maxMessageLength, Duration keepalive, Duration livenessTimeout, int prefetch, String idle,
                   Duration connectTimeout, Duration requestTimeout, CodecRegistry codecs, int maxConnections,
-                  long maxRegisteredBytes, byte[] secret, RdmaRuntime runtime) {
+                  int maxPendingHandshakes, long maxRegisteredBytes, byte[] secret, RdmaRuntime runtime) {
 
     static final RdmaConfig DEFAULTS = new RdmaConfig("auto", null, null, 16, 64 * 1024, 16 * 1024 * 1024,
         Duration.ofSeconds(1), Duration.ofSeconds(5), 256, defaultIdle(), Duration.ofSeconds(10), Duration.ofSeconds(30),
-        CodecRegistry.defaults(), Integer.MAX_VALUE, 0, null, null);
+        CodecRegistry.defaults(), 1024, 64, 0, null, null);
 
     RdmaConfig {
         Objects.requireNonNull(provider, "provider");
@@ -42,6 +43,9 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
         Objects.requireNonNull(codecs, "codecs");
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections must be positive: " + maxConnections);
+        }
+        if (maxPendingHandshakes < 1) {
+            throw new IllegalArgumentException("maxPendingHandshakes must be positive: " + maxPendingHandshakes);
         }
         if (maxRegisteredBytes < 0) {
             throw new IllegalArgumentException("maxRegisteredBytes must be positive, or 0 for no limit: "
@@ -70,92 +74,98 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
 
     RdmaConfig withProvider(final String value) {
         return new RdmaConfig(value, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret, runtime);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
+            maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
     }
 
     RdmaConfig withAddress(final String value) {
         return new RdmaConfig(provider, value, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret, runtime);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
+            maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
     }
 
     RdmaConfig withDirectory(final Path value) {
         return new RdmaConfig(provider, address, value, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret, runtime);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
+            maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
     }
 
     RdmaConfig withRings(final int streams, final int capacity) {
         return new RdmaConfig(provider, address, directory, streams, capacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret, runtime);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
+            maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
     }
 
     RdmaConfig withMaxMessageLength(final int value) {
-        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, value, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret, runtime);
+        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, value, keepalive, livenessTimeout,
+            prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxPendingHandshakes,
+            maxRegisteredBytes, secret, runtime);
     }
 
     RdmaConfig withLiveness(final Duration interval, final Duration timeout) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, interval,
-            timeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret, runtime);
+            timeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxPendingHandshakes,
+            maxRegisteredBytes, secret, runtime);
     }
 
     RdmaConfig withPrefetch(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, value, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret, runtime);
+            livenessTimeout, value, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxPendingHandshakes,
+            maxRegisteredBytes, secret, runtime);
     }
 
     RdmaConfig withIdle(final String value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, value, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret, runtime);
+            livenessTimeout, prefetch, value, connectTimeout, requestTimeout, codecs, maxConnections,
+            maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
     }
 
     RdmaConfig withRequestTimeout(final Duration value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, value, codecs, maxConnections, maxRegisteredBytes,
-            secret, runtime);
+            livenessTimeout, prefetch, idle, connectTimeout, value, codecs, maxConnections, maxPendingHandshakes,
+            maxRegisteredBytes, secret, runtime);
     }
 
     RdmaConfig withConnectTimeout(final Duration value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, value, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret, runtime);
+            livenessTimeout, prefetch, idle, value, requestTimeout, codecs, maxConnections, maxPendingHandshakes,
+            maxRegisteredBytes, secret, runtime);
     }
 
     RdmaConfig withCodecs(final CodecRegistry value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, value, maxConnections, maxRegisteredBytes,
-            secret, runtime);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, value, maxConnections,
+            maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
     }
 
     RdmaConfig withMaxConnections(final int value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, value, maxRegisteredBytes, secret,
-            runtime);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, value, maxPendingHandshakes,
+            maxRegisteredBytes, secret, runtime);
+    }
+
+    RdmaConfig withMaxPendingHandshakes(final int value) {
+        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, value,
+            maxRegisteredBytes, secret, runtime);
     }
 
     RdmaConfig withMaxRegisteredBytes(final long value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, value, secret,
-            runtime);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
+            maxPendingHandshakes, value, secret, runtime);
     }
 
     RdmaConfig withSecret(final byte[] value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            value, runtime);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
+            maxPendingHandshakes, maxRegisteredBytes, value, runtime);
     }
 
     RdmaConfig withRuntime(final RdmaRuntime value) {
         return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxRegisteredBytes,
-            secret, value);
+            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
+            maxPendingHandshakes, maxRegisteredBytes, secret, value);
     }
 
     /** @return a reference to the runtime to run on: the one given, or the process's shared one for this config */

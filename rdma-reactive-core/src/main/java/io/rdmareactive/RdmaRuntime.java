@@ -379,7 +379,10 @@ public final class RdmaRuntime implements Disposable {
             return this;
         }
 
-        /** @param bytes the most memory the runtime registers at once, positive (default: no limit of ours) */
+        /**
+         * @param bytes the most memory the runtime registers at once, positive (default: half of the machine's physical
+         *              memory; on verbs the locked-memory limit applies too, whichever is lower)
+         */
         public Builder maxRegisteredBytes(final long bytes) {
             if (bytes <= 0) {
                 throw new IllegalArgumentException("maxRegisteredBytes must be positive: " + bytes);

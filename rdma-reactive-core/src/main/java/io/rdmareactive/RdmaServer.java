@@ -101,10 +101,24 @@ public final class RdmaServer {
      * Limits the connections served at once; a client beyond it is refused, and its {@code connect()} fails with
      * the reason ("already serves its maximum of N connections").
      *
-     * @param connections at least 1 (default: no limit)
+     * @param connections at least 1 (default: 1,024)
      */
     public RdmaServer maxConnections(final int connections) {
         return new RdmaServer(config.withMaxConnections(connections), handler, streamHandler);
+    }
+
+    /**
+     * Limits the handshakes the server runs at once. Each runs on its own (a peer that stalls its handshake delays no
+     * other) until the connection is established or its deadline passes, and counts against
+     * {@link #maxConnections(int)} meanwhile; a request beyond the limit is refused at once with the reason
+     * ("sets up its maximum of N connections at once"), and the client may try again. With a {@link #secret(byte[])},
+     * a client holds a handshake only once it has proven that it knows the secret: the server answers a request
+     * without a proof with a challenge and keeps nothing for it.
+     *
+     * @param handshakes at least 1 (default: 64)
+     */
+    public RdmaServer maxPendingHandshakes(final int handshakes) {
+        return new RdmaServer(config.withMaxPendingHandshakes(handshakes), handler, streamHandler);
     }
 
     /**
@@ -112,7 +126,8 @@ public final class RdmaServer {
      * two regions of about {@code streams x ringCapacity} bytes). A connection that would pass it is refused with
      * the reason, and the connections already served carry on.
      *
-     * @param bytes positive (default: no limit of ours; the provider's and the memlock limit remain)
+     * @param bytes positive (default: half of the machine's physical memory; on verbs the locked-memory limit applies
+     *              too, whichever is lower)
      */
     public RdmaServer maxRegisteredBytes(final long bytes) {
         return new RdmaServer(config.withMaxRegisteredBytes(bytes), handler, streamHandler);

@@ -96,7 +96,7 @@ class AuthenticatedHandshakeTest {
         assertThatThrownBy(() -> connect(OTHER))
             .isInstanceOf(RdmaConnectionException.class)
             .hasMessageContaining("authentication failed")
-            .hasMessageContaining("does not know the secret");
+            .hasMessageContaining("the proof does not match (a wrong secret");
         final Connection good = connect(SECRET);
         try {
             assertThat(good.requestResponse("still here", Codecs.UTF8_STRING, Codecs.UTF8_STRING)

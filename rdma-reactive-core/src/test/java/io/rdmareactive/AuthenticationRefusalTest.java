@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.internal.protocol.ChallengeFlyweight;
 import io.rdmareactive.internal.protocol.HandshakeFlyweight;
 import io.rdmareactive.spi.Access;
 import io.rdmareactive.spi.CompletionQueue;
+import io.rdmareactive.spi.ConnectionRejectedException;
 import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.MemoryRegion;
 import io.rdmareactive.spi.PostStatus;
@@ -28,8 +30,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What a user reads when the secrets do not line up, and a server with a secret against hostile bytes in the proof:
- * it drops that connection and keeps serving the others.
+ * What a user reads when the secrets do not line up, and a server with a secret against hostile requests: it refuses
+ * them, holds nothing for a client that has not proven it knows the secret, and keeps serving the others.
  */
 class AuthenticationRefusalTest {
 
@@ -103,32 +105,26 @@ class AuthenticationRefusalTest {
         }
     }
 
-    @ParameterizedTest(name = "a proof of {0} bytes")
-    @ValueSource(ints = {0, 1, 7, 51, 53, 64, 65, 300})
-    void hostileBytesInTheProofCloseThatConnectionAndTheServerServesTheNext(final int length) {
+    /**
+     * Connect requests with an authenticated header and hostile bytes where the nonce, the cookie and the proof go,
+     * of every length up to what a request carries: each is refused (or, with no cookie and no proof, challenged),
+     * none is accepted, and the server serves the next client.
+     */
+    @ParameterizedTest(name = "a request of {0} bytes")
+    @ValueSource(ints = {0, 1, 19, 20, 39, 40, 51, 52, 55})
+    void hostileBytesInTheRequestAreRefusedAndTheServerServesTheNext(final int length) {
         final DisposableServer server = echo(ShmTestSupport.server(directory, address)
             .secret(AuthenticatedHandshakeTest.SECRET));
         try (RdmaDevice device = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
-             CompletionQueue completions = device.createCompletionQueue(16);
-             MemoryRegion memory = device.allocateRegion(4096, Access.LOCAL_WRITE)) {
-            final QueuePair queuePair = device.connect(address, QueuePairOptions.builder(completions, completions)
-                .sendDepth(4).receiveDepth(4).maxSendSge(1).maxReceiveSge(1).build(), authenticatedProposal(),
-                ShmTestSupport.BOUND);
-            try {
-                final UnsafeBuffer garbage = new UnsafeBuffer(memory.address(), 4096);
-                for (int i = 0; i < length; i++) {
-                    garbage.putByte(i, (byte) (i * 31 + 7));
-                }
-                final SendWorkRequest send = queuePair.newSendRequest(1);
-                send.clear();
-                send.add(1, WorkRequestOpcode.SEND, 0).sge(memory.address(), length, memory.lkey());
-                assertThat(queuePair.postSend(send)).isEqualTo(PostStatus.OK);
-                // the server drops the connection: it never sends a key (this side posted no receive for one)
-                Awaitility.await().atMost(ShmTestSupport.BOUND)
-                    .until(() -> queuePair.state() != QueuePairState.READY_TO_SEND);
-            } finally {
-                queuePair.close();
+             CompletionQueue completions = device.createCompletionQueue(16)) {
+            final byte[] request = new byte[length];
+            final byte[] header = authenticatedProposal();
+            for (int i = 0; i < length; i++) {
+                request[i] = i < HandshakeFlyweight.AUTH_NONCE_OFFSET ? header[i] : (byte) (i * 31 + 7);
             }
+            assertThatThrownBy(() -> device.connect(address, QueuePairOptions.builder(completions, completions)
+                .sendDepth(4).receiveDepth(4).maxSendSge(1).maxReceiveSge(1).build(), request, ShmTestSupport.BOUND))
+                .isInstanceOf(ConnectionRejectedException.class);
             final Connection good = ShmTestSupport.client(directory, address).secret(AuthenticatedHandshakeTest.SECRET)
                 .connect().block(ShmTestSupport.BOUND);
             try {
@@ -143,24 +139,32 @@ class AuthenticationRefusalTest {
         }
     }
 
+    /**
+     * A client without the secret that sends requests as fast as it can, never coming back with a proof, holds
+     * nothing of the server: not a connection slot (the limit here is 1), not a handshake, not a byte of registered
+     * memory. An honest client connects meanwhile.
+     */
     @Test
-    void aConnectionWaitingForItsProofCountsAgainstMaxConnectionsUntilItIsDropped() {
+    void aClientWithoutTheSecretHoldsNoSlotNoHandshakeAndNoMemory() {
         final DisposableServer server = echo(ShmTestSupport.server(directory, address)
-            .secret(AuthenticatedHandshakeTest.SECRET).maxConnections(1)
-            .liveness(Duration.ofSeconds(1), Duration.ofSeconds(60)));
+            .secret(AuthenticatedHandshakeTest.SECRET).maxConnections(1).maxPendingHandshakes(1));
         try (RdmaDevice device = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
              CompletionQueue completions = device.createCompletionQueue(16)) {
-            final QueuePair silent = device.connect(address, QueuePairOptions.builder(completions, completions)
-                .sendDepth(4).receiveDepth(4).maxSendSge(1).maxReceiveSge(1).build(), authenticatedProposal(),
-                ShmTestSupport.BOUND);
-            final RdmaClient client = ShmTestSupport.client(directory, address)
-                .secret(AuthenticatedHandshakeTest.SECRET);
-            assertThatThrownBy(() -> client.connect().block(ShmTestSupport.BOUND))
-                .isInstanceOf(RdmaConnectionException.class)
-                .hasMessageContaining("maximum of 1 connections");
-            silent.close(); // the server's wait for its proof ends at once: the connection went away
-            final Connection good = Awaitility.await().atMost(ShmTestSupport.BOUND).ignoreExceptions()
-                .until(() -> client.connect().block(ShmTestSupport.BOUND), connection -> connection != null);
+            final QueuePairOptions options = QueuePairOptions.builder(completions, completions)
+                .sendDepth(4).receiveDepth(4).maxSendSge(1).maxReceiveSge(1).build();
+            final java.util.Set<Path> files = files();
+            for (int i = 0; i < 50; i++) {
+                final byte[] request = authenticatedProposal();
+                request[HandshakeFlyweight.AUTH_NONCE_OFFSET] = (byte) i;
+                assertThatThrownBy(() -> device.connect(address, options, request, ShmTestSupport.BOUND))
+                    .isInstanceOf(ConnectionRejectedException.class)
+                    .satisfies(ex -> assertThat(ChallengeFlyweight.decode(((ConnectionRejectedException) ex)
+                        .privateData())).as("a challenge").isNotNull());
+            }
+            assertThat(files()).as("the files of the shared-memory directory: no region, no queue pair made")
+                .isEqualTo(files);
+            final Connection good = ShmTestSupport.client(directory, address).secret(AuthenticatedHandshakeTest.SECRET)
+                .connect().block(ShmTestSupport.BOUND);
             try {
                 assertThat(good.requestResponse("next", Codecs.UTF8_STRING, Codecs.UTF8_STRING)
                     .block(ShmTestSupport.BOUND)).isEqualTo("NEXT");
@@ -170,6 +174,14 @@ class AuthenticationRefusalTest {
             }
         } finally {
             server.dispose();
+        }
+    }
+
+    private java.util.Set<Path> files() {
+        try (java.util.stream.Stream<Path> listing = java.nio.file.Files.list(directory)) {
+            return listing.collect(java.util.stream.Collectors.toSet());
+        } catch (final java.io.IOException ex) {
+            throw new java.io.UncheckedIOException(ex);
         }
     }
 

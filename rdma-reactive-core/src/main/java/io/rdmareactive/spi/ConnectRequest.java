@@ -10,6 +10,15 @@ public interface ConnectRequest {
     String peerDescription();
 
     /**
+     * The peer's end of the connection it asks for, before it is answered: the bytes its queue pair's
+     * {@link QueuePair#localEndpoint()} gives (on verbs its GID and queue-pair number, on shared memory its device id
+     * and queue-pair number), so that a request's authentication can be bound to the queue pair that sent it.
+     *
+     * @return the endpoint's bytes (a copy)
+     */
+    byte[] peerEndpoint();
+
+    /**
      * Accepts: creates a queue pair connected to the peer and sends it private data.
      *
      * @param options     the queue pair to create

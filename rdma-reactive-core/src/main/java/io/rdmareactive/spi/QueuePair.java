@@ -30,7 +30,8 @@ public interface QueuePair extends AutoCloseable {
      * This end of the connection, as authentication binds it: on verbs its GID and queue-pair number, on shared
      * memory its device id and queue-pair number. The peer's {@link #peerEndpoint()} is the same bytes, and two
      * connections never share an endpoint pair, so a handshake relayed from one connection to another does not
-     * check. Known once the queue pair is connected (on the accepting side, from the accept's answer function).
+     * check. Known once the queue pair is connected, and before that in the functions that make a connect request's
+     * or an accept's private data.
      *
      * @return the endpoint's bytes (a copy)
      */

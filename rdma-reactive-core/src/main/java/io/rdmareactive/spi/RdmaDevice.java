@@ -75,7 +75,27 @@ public interface RdmaDevice extends AutoCloseable {
      * @throws ConnectionRejectedException if the listener rejected the request
      * @throws RdmaException               if there is no listener, or it did not answer in time
      */
-    QueuePair connect(String address, QueuePairOptions options, byte[] privateData, Duration timeout);
+    default QueuePair connect(final String address, final QueuePairOptions options, final byte[] privateData,
+                              final Duration timeout) {
+        return connect(address, options, queuePair -> privateData, timeout);
+    }
+
+    /**
+     * Connects with private data made once the new queue pair exists, so that it can depend on this side's
+     * {@linkplain QueuePair#localEndpoint() endpoint} (an authenticated request binds it).
+     *
+     * @param address the listener's address
+     * @param options the queue pair to create
+     * @param request makes at most {@link DeviceLimits#maxPrivateDataLength()} bytes for the listener from the new
+     *                queue pair, whose local endpoint is known (its peer's is not yet); what it throws fails the
+     *                connect, and the queue pair is closed
+     * @param timeout how long to wait for the listener's answer
+     * @return the connected queue pair, ready to post; {@link QueuePair#peerPrivateData()} holds the answer
+     * @throws ConnectionRejectedException if the listener rejected the request
+     * @throws RdmaException               if there is no listener, or it did not answer in time
+     */
+    QueuePair connect(String address, QueuePairOptions options,
+                      java.util.function.Function<? super QueuePair, byte[]> request, Duration timeout);
 
     /**
      * Hands connection events (disconnects, dead peers, queue pairs in the error state) to the handler, on the calling

@@ -97,9 +97,10 @@ public final class FaultInjectingDevice implements RdmaDevice {
     }
 
     @Override
-    public QueuePair connect(final String address, final QueuePairOptions options, final byte[] privateData,
+    public QueuePair connect(final String address, final QueuePairOptions options,
+                             final java.util.function.Function<? super QueuePair, byte[]> request,
                              final Duration timeout) {
-        return wrap(delegate.connect(address, unwrap(options), privateData, timeout));
+        return wrap(delegate.connect(address, unwrap(options), request, timeout));
     }
 
     @Override
@@ -123,6 +124,11 @@ public final class FaultInjectingDevice implements RdmaDevice {
                     @Override
                     public String peerDescription() {
                         return request.peerDescription();
+                    }
+
+                    @Override
+                    public byte[] peerEndpoint() {
+                        return request.peerEndpoint();
                     }
 
                     @Override

@@ -18,8 +18,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The part of the authenticated handshake that runs over the connected queue pair, once per connection and before
- * its data path starts, on the thread that sets the connection up (never the driver's): the client's proof with its
- * keys, then the server's keys, each a SEND of {@link HandshakeAuthentication#MESSAGE_LENGTH} bytes (MAC, rkey,
+ * its data path starts, on the thread that sets the connection up (never an event loop's), after the client proved
+ * itself in its connect request: the client's keys, then the server's keys, each a SEND of {@link HandshakeAuthentication#MESSAGE_LENGTH} bytes (MAC, rkey,
  * address, length) into the peer's {@link AuthReceive}. Each side checks the MAC before it looks at the keys.
  */
 final class AuthExchange {
@@ -67,7 +67,7 @@ final class AuthExchange {
     }
 
     /**
-     * The client's part: checks the server's MAC, sends the proof and this side's keys, waits for the server's keys.
+     * The client's part: checks the server's MAC, sends this side's keys, waits for the server's keys.
      *
      * @return the server's handshake with its keys, for the data path
      */
@@ -80,7 +80,7 @@ final class AuthExchange {
             throw new ProtocolException("authentication failed: " + peer + " does not know the secret, or relays "
                 + "another connection's handshake (its answer's MAC does not match); this side sent it no key");
         }
-        sendKeys("rr-client", "the proof");
+        sendKeys("rr-client", "the keys message");
         final HandshakeFlyweight keys = receiveKeys("rr-keys", "keys", agreed, deadline);
         awaitSend(deadline);
         receive.clear();
@@ -88,14 +88,14 @@ final class AuthExchange {
     }
 
     /**
-     * The server's part: waits for the client's proof, checks it, then sends this side's keys.
+     * The server's part: waits for the client's keys, checks their MAC, then sends this side's keys.
      *
      * @return the client's handshake with its keys, for the data path
      */
     HandshakeFlyweight asServer(final ProtocolOptions agreed, final long deadline, final long timeoutMillis) {
         this.waitedMillis = timeoutMillis;
         this.isServer = true;
-        final HandshakeFlyweight keys = receiveKeys("rr-client", "proof", agreed, deadline);
+        final HandshakeFlyweight keys = receiveKeys("rr-client", "keys message", agreed, deadline);
         sendKeys("rr-keys", "the keys");
         awaitSend(deadline);
         receive.clear();

@@ -10,6 +10,7 @@ import io.rdmareactive.spi.QueuePair;
 import io.rdmareactive.spi.QueuePairOptions;
 import io.rdmareactive.spi.RdmaDevice;
 import java.time.Duration;
+import java.util.Arrays;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -51,16 +52,27 @@ public final class ConnectionEstablishment {
         try {
             final QueuePair queuePair;
             final boolean canMapPeers = canMapPeers(device);
-            final byte[] proposal = secret == null ? handshake(options, resources.remote, canMapPeers)
-                : authenticatedHandshake(options, HandshakeAuthentication.nonce(), canMapPeers);
-            final AuthReceive keysReceive = secret == null ? null : new AuthReceive(resources.local, options);
+            final byte[] proposal;
+            AuthReceive keysReceive = null;
             try {
-                queuePair = device.connect(address, keysReceive == null ? resources.queuePairOptions(options)
-                    : resources.queuePairOptions(options, keysReceive), proposal, timeout);
+                if (secret == null) {
+                    proposal = handshake(options, resources.remote, canMapPeers);
+                    queuePair = device.connect(address, resources.queuePairOptions(options), proposal, timeout);
+                } else {
+                    proposal = authenticatedHandshake(options, HandshakeAuthentication.clientNonce(), canMapPeers);
+                    final byte[] cookie = challenge(device, address, resources.queuePairOptions(options), proposal,
+                        timeout);
+                    System.arraycopy(cookie, 0, proposal, HandshakeFlyweight.AUTH_COOKIE_OFFSET, cookie.length);
+                    keysReceive = new AuthReceive(resources.local, options);
+                    // the proof binds this side's endpoint, known once the queue pair exists
+                    queuePair = device.connect(address, resources.queuePairOptions(options, keysReceive), created -> {
+                        System.arraycopy(HandshakeAuthentication.proof(secret, proposal, created.localEndpoint()), 0,
+                            proposal, HandshakeFlyweight.AUTH_MAC_OFFSET, HandshakeAuthentication.PROOF_LENGTH);
+                        return proposal;
+                    }, Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+                }
             } catch (final ConnectionRejectedException rejected) {
-                final String reason = RejectFlyweight.decode(rejected.privateData());
-                throw new ProtocolException("the peer at '" + address + "' refused the connection: "
-                    + (reason != null ? reason : rejected.getMessage()), rejected);
+                throw refused(address, rejected);
             }
             final HandshakeFlyweight answer = new HandshakeFlyweight();
             final byte[] answerData = queuePair.peerPrivateData();
@@ -96,6 +108,35 @@ public final class ConnectionEstablishment {
         }
     }
 
+    /**
+     * The authenticated handshake's first request: the server answers it with a challenge and holds nothing for it.
+     *
+     * @return the challenge's cookie
+     * @throws ConnectionRejectedException if the server refused instead (its reason in the private data)
+     */
+    private static byte[] challenge(final RdmaDevice device, final String address, final QueuePairOptions options,
+                                    final byte[] proposal, final Duration timeout) {
+        final QueuePair accepted;
+        try {
+            accepted = device.connect(address, options, proposal, timeout);
+        } catch (final ConnectionRejectedException rejected) {
+            final byte[] cookie = ChallengeFlyweight.decode(rejected.privateData());
+            if (cookie != null) {
+                return cookie;
+            }
+            throw rejected;
+        }
+        accepted.close();
+        throw new ProtocolException("the peer at '" + address + "' accepted an authenticated connect request without "
+            + "its proof: it does not speak version " + HandshakeFlyweight.VERSION + "'s authenticated handshake");
+    }
+
+    private static ProtocolException refused(final String address, final ConnectionRejectedException rejected) {
+        final String reason = RejectFlyweight.decode(rejected.privateData());
+        return new ProtocolException("the peer at '" + address + "' refused the connection: "
+            + (reason != null ? reason : rejected.getMessage()), rejected);
+    }
+
     /** A connect request whose handshake was acceptable, with the agreed options and the connection's memory. */
     private record Admitted(ProtocolOptions agreed, Resources resources) {
     }
@@ -109,18 +150,7 @@ public final class ConnectionEstablishment {
      */
     private static Admitted admit(final RdmaDevice device, final ConnectRequest request, final ProtocolOptions options,
                                   final HandshakeFlyweight proposal, final boolean authenticated) {
-        String problem = checkProposal(request.privateData(), options, proposal);
-        if (problem == null && proposal.isAuthenticated() != authenticated) {
-            problem = authenticated
-                ? "the server requires an authenticated handshake; set RdmaClient.secret(...)"
-                : "the client requires an authenticated handshake; set RdmaServer.secret(...)";
-        }
-        if (problem != null) {
-            final ProtocolException refused = new ProtocolException("refused a connection from "
-                + request.peerDescription() + ": " + problem);
-            reject(device, request, problem, refused);
-            throw refused;
-        }
+        check(device, request, options, proposal, authenticated);
         final ProtocolOptions agreed = agreed(proposal, options);
         try {
             return new Admitted(agreed, Resources.allocate(device, agreed));
@@ -128,6 +158,73 @@ public final class ConnectionEstablishment {
             reject(device, request, "the listener cannot allocate the connection: " + ex.getMessage(), ex);
             throw ex;
         }
+    }
+
+    /** Rejects a request whose handshake is unacceptable, or asks for the authenticated one when this side does not. */
+    private static void check(final RdmaDevice device, final ConnectRequest request, final ProtocolOptions options,
+                              final HandshakeFlyweight proposal, final boolean authenticated) {
+        String problem = checkProposal(request.privateData(), options, proposal);
+        if (problem == null && proposal.isAuthenticated() != authenticated) {
+            problem = authenticated
+                ? "the server requires an authenticated handshake; set RdmaClient.secret(...)"
+                : "the client requires an authenticated handshake; set RdmaServer.secret(...)";
+        }
+        if (problem != null) {
+            throw refuse(device, request, problem);
+        }
+    }
+
+    /** Rejects with the reason and returns the exception that says so on this side. */
+    private static ProtocolException refuse(final RdmaDevice device, final ConnectRequest request,
+                                            final String problem) {
+        final ProtocolException refused = new ProtocolException("refused a connection from "
+            + request.peerDescription() + ": " + problem);
+        reject(device, request, problem, refused);
+        return refused;
+    }
+
+    /**
+     * The first look of a server that requires the authenticated handshake at a connect request, cheap and holding
+     * nothing: a request without a proof is answered with a challenge (a cookie), one with a stale or foreign cookie or
+     * a proof that does not check is refused, and one with a proof that checks may be accepted
+     * ({@link #acceptAuthenticated}). The proof binds the endpoint of the queue pair that sent the request, so a
+     * request relayed from another connection does not check.
+     *
+     * @param secret  the shared secret, at least 16 bytes
+     * @param cookies this server's cookies
+     * @return true if the client proved it knows the secret; false if it was challenged
+     * @throws ProtocolException if the request was refused (the peer got the same reason)
+     */
+    public static boolean screen(final RdmaDevice device, final ConnectRequest request, final ProtocolOptions options,
+                                 final byte[] secret, final HandshakeCookies cookies) {
+        final byte[] data = request.privateData();
+        check(device, request, options, new HandshakeFlyweight(), true);
+        if (isZero(data, HandshakeFlyweight.AUTH_COOKIE_OFFSET, HandshakeFlyweight.COOKIE_LENGTH)
+            && isZero(data, HandshakeFlyweight.AUTH_MAC_OFFSET, HandshakeAuthentication.PROOF_LENGTH)) {
+            request.reject(ChallengeFlyweight.encode(cookies.issue(data)));
+            return false;
+        }
+        if (!cookies.check(data)) {
+            throw refuse(device, request, "authentication failed: the challenge's cookie is stale or not this "
+                + "server's; connect again");
+        }
+        final byte[] proof = Arrays.copyOfRange(data, HandshakeFlyweight.AUTH_MAC_OFFSET,
+            HandshakeFlyweight.AUTH_MAC_OFFSET + HandshakeAuthentication.PROOF_LENGTH);
+        if (!HandshakeAuthentication.matches(HandshakeAuthentication.proof(secret, data, request.peerEndpoint()),
+            HandshakeAuthentication.PROOF_LENGTH, proof)) {
+            // at most 96 bytes reach the client
+            throw refuse(device, request, "authentication failed: the proof does not match (a wrong secret, or a "
+                + "relayed handshake)");
+        }
+        return true;
+    }
+
+    private static boolean isZero(final byte[] data, final int offset, final int length) {
+        int bits = 0;
+        for (int i = offset; i < offset + length; i++) {
+            bits |= data[i];
+        }
+        return bits == 0;
     }
 
     /**
@@ -156,10 +253,9 @@ public final class ConnectionEstablishment {
     }
 
     /**
-     * Answers a connect request with the authenticated handshake: as {@link #accept(RdmaDevice, ConnectRequest,
+     * Answers a connect request whose proof {@link #screen} checked: as {@link #accept(RdmaDevice, ConnectRequest,
      * ProtocolOptions)}, but the answer carries a nonce and this side's MAC instead of its keys, and the connection
-     * starts only once the client's proof has arrived and checked ({@link Authenticating#await}). A request without
-     * the AUTH flag is rejected with a reason that names {@code RdmaClient.secret}.
+     * starts only once the client's keys have arrived and checked ({@link Authenticating#await}).
      *
      * @param secret the shared secret, at least 16 bytes
      * @throws ProtocolException if the request was rejected (the peer got the same reason)
@@ -191,8 +287,8 @@ public final class ConnectionEstablishment {
     }
 
     /**
-     * A server's connection between its authenticated answer and the client's proof: nothing of this side's memory
-     * was given away yet. {@link #await} waits for the proof on the calling thread (never the driver's).
+     * A server's connection between its authenticated answer and the client's keys: nothing of this side's memory was
+     * given away yet. {@link #await} waits for the keys on the calling thread (never an event loop's).
      */
     public static final class Authenticating {
         private final RdmaDevice device;
@@ -213,10 +309,10 @@ public final class ConnectionEstablishment {
         }
 
         /**
-         * Waits for the client's proof, checks it, sends this side's keys and starts the connection.
+         * Waits for the client's keys, checks their MAC, sends this side's keys and starts the connection.
          *
-         * @param timeout how long the client has to prove it knows the secret
-         * @throws ProtocolException if the proof did not come in time, was malformed or did not match
+         * @param timeout how long the client has to send its keys
+         * @throws ProtocolException if the keys did not come in time, were malformed or did not match
          *     ("authentication failed: ..."); the connection and its resources are released
          */
         public ProtocolConnection await(final Duration timeout) {
@@ -231,7 +327,7 @@ public final class ConnectionEstablishment {
             }
         }
 
-        /** Gives the connection up without waiting for the proof: its queue pair and memory are released. */
+        /** Gives the connection up without waiting for the keys: its queue pair and memory are released. */
         public void abandon() {
             queuePair.close();
             resources.close();

@@ -12,13 +12,16 @@ import javax.crypto.spec.SecretKeySpec;
  * The crypto of the authenticated handshake: fresh nonces and HMAC-SHA256 over labelled parts, compared in constant
  * time. Connection setup only (it allocates); nothing here runs on the data path.
  *
- * <p>Three MACs, each keyed with the shared secret and bound to both nonces, both handshakes' settings (their
- * first {@link #SETTINGS_LENGTH} bytes: magic, version, flags, streams, rings, message length) and the connection's
- * endpoints (the client's, then the server's: {@link io.rdmareactive.spi.QueuePair#localEndpoint()}), so that a host
- * that relays a client's handshake to a server over a connection of its own gets MACs that do not check:
+ * <p>The client proves that it knows the secret before the server holds anything for it: its first connect request
+ * gets a challenge ({@link HandshakeCookies}, {@link ChallengeFlyweight}), its second carries the cookie and the
+ * {@code "rr-proof"} MAC over its nonce, the cookie, its settings and its own endpoint
+ * ({@link io.rdmareactive.spi.QueuePair#localEndpoint()}, which the server reads from the request, so that a relayed
+ * request does not check). The MACs that follow are bound to both nonces, both handshakes' settings (their first
+ * {@link #SETTINGS_LENGTH} bytes: magic, version, flags, streams, rings, message length) and the connection's two
+ * endpoints (the client's, then the server's):
  * <ul>
  *   <li>{@code "rr-server"}: the server's answer, cut to {@link #ANSWER_MAC_LENGTH} bytes to fit the private data;</li>
- *   <li>{@code "rr-client"}: the client's proof, over its receive region's key, address and length too;</li>
+ *   <li>{@code "rr-client"}: the client's keys message, over its receive region's key, address and length too;</li>
  *   <li>{@code "rr-keys"}: the server's keys message, over its key, address and length.</li>
  * </ul>
  */
@@ -28,6 +31,8 @@ public final class HandshakeAuthentication {
     public static final int MIN_SECRET_LENGTH = 16;
     /** Bytes of each nonce. */
     static final int NONCE_LENGTH = 16;
+    /** Bytes of the client's proof in its connect request's private data. */
+    static final int PROOF_LENGTH = 16;
     /** Bytes of the server's MAC in its answer's private data. */
     static final int ANSWER_MAC_LENGTH = 16;
     /** The settings part of a handshake that every MAC covers. */
@@ -61,6 +66,24 @@ public final class HandshakeAuthentication {
         final byte[] nonce = new byte[NONCE_LENGTH];
         RANDOM.nextBytes(nonce);
         return nonce;
+    }
+
+    /** @return a fresh client nonce ({@link HandshakeFlyweight#CLIENT_NONCE_LENGTH} bytes) from {@link SecureRandom} */
+    static byte[] clientNonce() {
+        return Arrays.copyOf(nonce(), HandshakeFlyweight.CLIENT_NONCE_LENGTH);
+    }
+
+    /**
+     * The client's proof ({@code "rr-proof"}): over its nonce and the server's cookie (the 16 bytes from
+     * {@link HandshakeFlyweight#AUTH_NONCE_OFFSET}), its settings and its endpoint.
+     *
+     * @param request  the client's second authenticated connect request (its proof bytes are not read)
+     * @param endpoint the client's endpoint, as its queue pair gives it
+     * @return the proof, {@link #PROOF_LENGTH} bytes
+     */
+    static byte[] proof(final byte[] secret, final byte[] request, final byte[] endpoint) {
+        return Arrays.copyOf(mac(secret, "rr-proof", AuthExchange.nonce(request), AuthExchange.settings(request),
+            endpoint), PROOF_LENGTH);
     }
 
     /** @return HMAC-SHA256 with the secret over the label and the parts, in order */

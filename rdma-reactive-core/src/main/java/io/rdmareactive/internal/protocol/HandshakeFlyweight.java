@@ -88,10 +88,13 @@ public final class HandshakeFlyweight {
     public static final int LENGTH = 40;
 
     /**
-     * Flag of an authenticated handshake: the receive region's key, address and length are not in it; from
-     * {@link #AUTH_NONCE_OFFSET} it carries a nonce, and in an answer from {@link #AUTH_MAC_OFFSET} the server's MAC
-     * (zeros in a connect request). The keys travel over the connected queue pair once the peer proved it knows the
-     * shared secret ({@link HandshakeAuthentication}).
+     * Flag of an authenticated handshake: the receive region's key, address and length are not in it. A connect
+     * request carries, from {@link #AUTH_NONCE_OFFSET}, the client's nonce ({@link #CLIENT_NONCE_LENGTH} bytes), from
+     * {@link #AUTH_COOKIE_OFFSET} the server's challenge cookie and from {@link #AUTH_MAC_OFFSET} the client's proof;
+     * the first request of a connection has neither (zeros) and is answered with a challenge
+     * ({@link ChallengeFlyweight}), the second has both, and the server accepts only that one, holding nothing for
+     * the first. An answer carries the server's nonce (16 bytes from {@link #AUTH_NONCE_OFFSET}) and its MAC. The keys
+     * travel over the connected queue pair afterwards ({@link HandshakeAuthentication}).
      */
     public static final int FLAG_AUTH = 1;
     /**
@@ -103,7 +106,13 @@ public final class HandshakeFlyweight {
     public static final int FLAG_DIRECT = 2;
     /** Offset of the nonce in an authenticated handshake, where the rkey would be. */
     public static final int AUTH_NONCE_OFFSET = RECEIVE_REGION_RKEY_OFFSET;
-    /** Offset of the server's MAC in an authenticated answer. */
+    /** Bytes of the client's nonce in an authenticated connect request (the server's is 16). */
+    public static final int CLIENT_NONCE_LENGTH = 8;
+    /** Offset of the server's challenge cookie in an authenticated connect request (8 bytes; zeros in the first). */
+    public static final int AUTH_COOKIE_OFFSET = AUTH_NONCE_OFFSET + CLIENT_NONCE_LENGTH;
+    /** Bytes of the cookie. */
+    public static final int COOKIE_LENGTH = 8;
+    /** Offset of the client's proof in an authenticated connect request, of the server's MAC in its answer. */
     public static final int AUTH_MAC_OFFSET = AUTH_NONCE_OFFSET + 16;
     /** The length of an authenticated handshake: 52 bytes, within the 55 the verbs provider carries. */
     public static final int AUTH_LENGTH = AUTH_MAC_OFFSET + 16;
@@ -113,7 +122,7 @@ public final class HandshakeFlyweight {
     /** "RRP1" read as a little-endian int. */
     public static final int MAGIC = 0x31505252;
     /** The protocol version this side speaks. */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /** The fewest stream slots. */
     public static final int MIN_STREAMS = 2;
     /** The most stream slots: as many as an immediate can name. */

@@ -40,6 +40,11 @@ final class ShmConnectRequest implements ConnectRequest {
     }
 
     @Override
+    public byte[] peerEndpoint() {
+        return ShmQueuePair.endpoint(peerDeviceId, peerQpNumber);
+    }
+
+    @Override
     public QueuePair accept(final QueuePairOptions options,
                             final java.util.function.Function<? super QueuePair, byte[]> answerOf) {
         answerOnce();

@@ -398,8 +398,15 @@ final class ShmDevice implements RdmaDevice {
     @Override
     public QueuePair connect(final String address, final QueuePairOptions options, final byte[] privateData,
                              final Duration timeout) {
+        checkPrivateData(privateData); // before anything is made: an argument error, not a failed connect
+        return connect(address, options, queuePair -> privateData, timeout);
+    }
+
+    @Override
+    public QueuePair connect(final String address, final QueuePairOptions options,
+                             final java.util.function.Function<? super QueuePair, byte[]> requestData,
+                             final Duration timeout) {
         checkOpen();
-        checkPrivateData(privateData);
         final Path socket = directory.socket(address);
         if (!Files.exists(socket)) {
             throw new RdmaException("no listener at '" + address + "': " + socket + " does not exist; start the "
@@ -420,6 +427,8 @@ final class ShmDevice implements RdmaDevice {
             }
             queuePair.makeReady();
             options.prepare(queuePair);
+            final byte[] privateData = requestData.apply(queuePair);
+            checkPrivateData(privateData);
             final ByteBuffer request = ByteBuffer.allocate(256 + privateData.length);
             request.putInt(CmChannel.MAGIC).putInt(CmChannel.VERSION).putLong(ProcessHandle.current().pid());
             CmChannel.putString(request, id);
@@ -468,8 +477,8 @@ final class ShmDevice implements RdmaDevice {
             if (channel != null) {
                 channel.close();
             }
-            if (ex instanceof RdmaException rdma) {
-                throw rdma;
+            if (ex instanceof RdmaException || ex instanceof IllegalArgumentException) {
+                throw (RuntimeException) ex; // the request function's private data was too long
             }
             throw new RdmaException("connecting to '" + address + "' failed: " + ex.getMessage(), ex);
         }

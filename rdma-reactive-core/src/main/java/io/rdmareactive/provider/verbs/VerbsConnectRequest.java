@@ -17,15 +17,17 @@ final class VerbsConnectRequest implements ConnectRequest {
     private final byte[] privateData;
     private final String peer;
     private final int peerQpNumber;
+    private final byte[] peerEndpoint;
     private final AtomicBoolean answered = new AtomicBoolean();
 
     VerbsConnectRequest(final VerbsDevice device, final long cmId, final byte[] privateData, final String peer,
-                        final int peerQpNumber) {
+                        final int peerQpNumber, final byte[] peerEndpoint) {
         this.device = device;
         this.cmId = cmId;
         this.privateData = privateData;
         this.peer = peer;
         this.peerQpNumber = peerQpNumber;
+        this.peerEndpoint = peerEndpoint;
     }
 
     @Override
@@ -36,6 +38,11 @@ final class VerbsConnectRequest implements ConnectRequest {
     @Override
     public String peerDescription() {
         return peer;
+    }
+
+    @Override
+    public byte[] peerEndpoint() {
+        return peerEndpoint.clone();
     }
 
     @Override

@@ -444,10 +444,10 @@ final class VerbsDevice implements RdmaDevice {
     }
 
     @Override
-    public QueuePair connect(final String address, final QueuePairOptions options, final byte[] privateData,
+    public QueuePair connect(final String address, final QueuePairOptions options,
+                             final java.util.function.Function<? super QueuePair, byte[]> request,
                              final Duration timeout) {
         ensureOpen();
-        final byte[] framed = PrivateData.frame(privateData, PrivateData.CONNECT_LIMIT, "a connect request");
         final VerbsAddress target;
         try {
             target = VerbsAddress.parse(address);
@@ -484,7 +484,10 @@ final class VerbsDevice implements RdmaDevice {
                     throw new RdmaException("cannot connect to " + address + ": no route to it (" + answer + ")");
                 }
                 queuePair = createQueuePair(id, options, target.toString());
+                queuePair.localGid(gid(id, VerbsLayouts.CM_ID_SGID));
                 options.prepare(queuePair);
+                final byte[] framed = PrivateData.frame(request.apply(queuePair), PrivateData.CONNECT_LIMIT,
+                    "a connect request");
                 check(VerbsLibrary.integer(lib.connect, capture, id, connectionParameters(call, framed,
                     options.rnrRetries())), capture, "rdma_connect", address);
                 answer = await(answers, deadline, address, "the listener's answer");
@@ -561,7 +564,7 @@ final class VerbsDevice implements RdmaDevice {
     }
 
     /** @return a GID of a connection identifier's route ({@link VerbsLayouts#CM_ID_SGID} or {@code CM_ID_DGID}) */
-    private static byte[] gid(final MemorySegment id, final long offset) {
+    static byte[] gid(final MemorySegment id, final long offset) {
         return id.asSlice(offset, 16).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
     }
 

@@ -35,7 +35,8 @@ final class VerbsListener implements Listener {
     void onConnectRequest(final CmEvent event) {
         final VerbsConnectRequest request = new VerbsConnectRequest(device, event.id(),
             PrivateData.unframe(event.privateData()), event.peer() == null ? "(unknown peer)" : event.peer(),
-            event.peerQpNumber());
+            event.peerQpNumber(), VerbsQueuePair.endpoint(VerbsDevice.gid(MemorySegment.ofAddress(event.id())
+                .reinterpret(VerbsLayouts.RDMA_CM_ID.byteSize()), VerbsLayouts.CM_ID_DGID), event.peerQpNumber()));
         if (closed.get()) {
             request.reject(new byte[0]);
             return;

@@ -138,6 +138,11 @@ final class VerbsQueuePair implements QueuePair {
      * The connection's endpoints, from its identifier's route and the peer's queue-pair number the connection manager
      * reported (before the accept's answer is made, or once the connect is established).
      */
+    /** This end's GID, once the connecting side's route is resolved: its local endpoint is known from then on. */
+    void localGid(final byte[] gid) {
+        this.localEndpoint = endpoint(gid, number);
+    }
+
     void endpoints(final byte[] localGid, final byte[] peerGid, final int peerNumber) {
         this.localEndpoint = endpoint(localGid, number);
         this.peerEndpoint = endpoint(peerGid, peerNumber);
@@ -150,17 +155,17 @@ final class VerbsQueuePair implements QueuePair {
 
     @Override
     public byte[] localEndpoint() {
-        return connectedEndpoint(localEndpoint);
+        return connectedEndpoint(localEndpoint, "its route is not resolved yet");
     }
 
     @Override
     public byte[] peerEndpoint() {
-        return connectedEndpoint(peerEndpoint);
+        return connectedEndpoint(peerEndpoint, "it is not connected yet");
     }
 
-    private byte[] connectedEndpoint(final byte[] endpoint) {
+    private byte[] connectedEndpoint(final byte[] endpoint, final String why) {
         if (endpoint == null) {
-            throw new IllegalStateException("queue pair " + number + " is not connected: it has no endpoints yet");
+            throw new IllegalStateException("queue pair " + number + " has no endpoint: " + why);
         }
         return endpoint.clone();
     }

@@ -7,6 +7,7 @@ import io.rdmareactive.spi.Access;
 import io.rdmareactive.spi.CompletionQueue;
 import io.rdmareactive.spi.CompletionStatus;
 import io.rdmareactive.spi.ConnectRequest;
+import io.rdmareactive.spi.ConnectionRejectedException;
 import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.MemoryRegion;
@@ -52,6 +53,7 @@ class AuthenticatedHandshakeProtocolTest {
     private RdmaDevice serverDevice;
     private RdmaDevice clientDevice;
     private Listener listener;
+    private final HandshakeCookies cookies = new HandshakeCookies();
 
     @BeforeEach
     void open() throws IOException {
@@ -71,17 +73,27 @@ class AuthenticatedHandshakeProtocolTest {
         }
     }
 
-    /** Accepts one request with the secret on another thread: the connection, or what failed. */
-    private CompletableFuture<Object> serve(final byte[] secret, final Duration proofTimeout) {
+    /**
+     * Serves requests with the secret on another thread, as a server does: challenges those without a proof, and
+     * accepts the first that proves itself; the connection, or what failed.
+     */
+    private CompletableFuture<Object> serve(final byte[] secret, final Duration keysTimeout) {
         return CompletableFuture.supplyAsync(() -> {
-            final ConnectRequest request = listener.accept(TIMEOUT);
-            try {
-                return ConnectionEstablishment.acceptAuthenticated(serverDevice, request, OPTIONS, secret)
-                    .await(proofTimeout);
-            } catch (final RuntimeException ex) {
-                return ex;
+            while (true) {
+                final ConnectRequest request = listener.accept(TIMEOUT);
+                if (request == null) {
+                    return new IllegalStateException("no request came");
+                }
+                try {
+                    if (ConnectionEstablishment.screen(serverDevice, request, OPTIONS, secret, cookies)) {
+                        return ConnectionEstablishment.acceptAuthenticated(serverDevice, request, OPTIONS, secret)
+                            .await(keysTimeout);
+                    }
+                } catch (final RuntimeException ex) {
+                    return ex;
+                }
             }
-        });
+        }, task -> new Thread(task, "serve").start());
     }
 
     @Test
@@ -117,7 +129,7 @@ class AuthenticatedHandshakeProtocolTest {
         assertThatThrownBy(() -> ConnectionEstablishment.connect(clientDevice, "auth", OPTIONS, TIMEOUT, OTHER))
             .isInstanceOf(ProtocolException.class)
             .hasMessageContaining("authentication failed")
-            .hasMessageContaining("does not know the secret");
+            .hasMessageContaining("the proof does not match (a wrong secret");
         assertThat(server.get()).isInstanceOf(ProtocolException.class)
             .asString().contains("authentication failed");
     }
@@ -149,9 +161,42 @@ class AuthenticatedHandshakeProtocolTest {
     }
 
     @Test
-    void theAnswerToAClientWithoutTheSecretCarriesANonceAndAMacButNoKey() throws Exception {
+    void aClientWithoutTheSecretGetsAChallengeAndTheServerHoldsNothingForIt() throws Exception {
         final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
-        try (Rogue rogue = Rogue.connect(clientDevice, "auth")) {
+        final long registered = serverDevice.registeredBytes();
+        final byte[] proposal = Rogue.proposal();
+        final byte[] cookie = Rogue.challenge(clientDevice, "auth", proposal);
+        assertThat(cookie).hasSize(HandshakeFlyweight.COOKIE_LENGTH);
+        assertThat(serverDevice.registeredBytes()).as("what the challenge cost the server").isEqualTo(registered);
+        // a guessed proof, with the cookie the server gave: refused before anything is made for it
+        System.arraycopy(cookie, 0, proposal, HandshakeFlyweight.AUTH_COOKIE_OFFSET, cookie.length);
+        Arrays.fill(proposal, HandshakeFlyweight.AUTH_MAC_OFFSET, HandshakeFlyweight.AUTH_LENGTH, (byte) 0x5A);
+        assertThatThrownBy(() -> Rogue.connect(clientDevice, "auth", proposal))
+            .isInstanceOf(ConnectionRejectedException.class)
+            .extracting(ex -> RejectFlyweight.decode(((ConnectionRejectedException) ex).privateData())).asString()
+            .contains("authentication failed").contains("the proof does not match");
+        assertThat(server.get()).isInstanceOf(ProtocolException.class).asString()
+            .contains("authentication failed").contains("a wrong secret");
+        assertThat(serverDevice.registeredBytes()).isEqualTo(registered);
+    }
+
+    @Test
+    void aCookieTheServerDidNotIssueIsRefused() throws Exception {
+        final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
+        final byte[] proposal = Rogue.proposal();
+        final byte[] cookie = Rogue.challenge(clientDevice, "auth", proposal);
+        cookie[0] ^= 1;
+        assertThatThrownBy(() -> Rogue.connectProven(clientDevice, "auth", proposal, cookie, SECRET))
+            .isInstanceOf(ConnectionRejectedException.class)
+            .extracting(ex -> RejectFlyweight.decode(((ConnectionRejectedException) ex).privateData())).asString()
+            .contains("the challenge's cookie is stale or not this server's");
+        assertThat(server.get()).isInstanceOf(ProtocolException.class).asString().contains("cookie");
+    }
+
+    @Test
+    void theAnswerToAProvenClientCarriesANonceAndAMacButNoKey() throws Exception {
+        final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
+        try (Rogue rogue = Rogue.proven(clientDevice, "auth", SECRET)) {
             final byte[] answer = rogue.answer;
             assertThat(answer).hasSize(HandshakeFlyweight.AUTH_LENGTH);
             final HandshakeFlyweight handshake = new HandshakeFlyweight().wrap(new UnsafeBuffer(answer), 0);
@@ -172,40 +217,38 @@ class AuthenticatedHandshakeProtocolTest {
     }
 
     @Test
-    void aReplayedProofOfAnEarlierExchangeIsRefused() throws Exception {
+    void aProofReplayedFromAnotherQueuePairIsRefused() throws Exception {
         final CompletableFuture<Object> first = serve(SECRET, TIMEOUT);
-        final byte[] proof;
-        try (Rogue honest = Rogue.connect(clientDevice, "auth")) {
-            proof = honest.proof(SECRET);
-            honest.send(proof);
+        final byte[] request;
+        try (Rogue honest = Rogue.proven(clientDevice, "auth", SECRET)) {
+            request = honest.proposal;
+            honest.send(honest.keysMessage(SECRET));
             assertThat(honest.awaitReceive()).as("the server's keys, for a client that knows the secret")
                 .isEqualTo(CompletionStatus.SUCCESS);
             ((ProtocolConnection) first.get()).close();
         }
         final CompletableFuture<Object> second = serve(SECRET, TIMEOUT);
-        try (Rogue replayer = Rogue.connect(clientDevice, "auth")) {
-            replayer.send(proof);
-            assertThat(second.get()).isInstanceOf(ProtocolException.class).asString()
-                .contains("authentication failed").contains("does not match");
-            assertThat(replayer.awaitReceive()).isNotEqualTo(CompletionStatus.SUCCESS);
-        }
+        assertThatThrownBy(() -> Rogue.connect(clientDevice, "auth", request))
+            .isInstanceOf(ConnectionRejectedException.class);
+        assertThat(second.get()).isInstanceOf(ProtocolException.class).asString()
+            .contains("authentication failed").contains("the proof does not match");
     }
 
     @Test
-    void aShortProofIsAProtocolError() throws Exception {
+    void aShortKeysMessageIsAProtocolError() throws Exception {
         final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
-        try (Rogue rogue = Rogue.connect(clientDevice, "auth")) {
+        try (Rogue rogue = Rogue.proven(clientDevice, "auth", SECRET)) {
             rogue.send(new byte[10]);
             assertThat(server.get()).isInstanceOf(ProtocolException.class).asString()
-                .contains("authentication failed: the proof of").contains("is 10 bytes, not 52 (protocol error)");
+                .contains("authentication failed: the keys message of").contains("is 10 bytes, not 52 (protocol error)");
             assertThat(rogue.awaitReceive()).isNotEqualTo(CompletionStatus.SUCCESS);
         }
     }
 
     @Test
-    void aProofLongerThanTheReceiveBufferEndsTheConnection() throws Exception {
+    void aKeysMessageLongerThanTheReceiveBufferEndsTheConnection() throws Exception {
         final CompletableFuture<Object> server = serve(SECRET, TIMEOUT);
-        try (Rogue rogue = Rogue.connect(clientDevice, "auth")) {
+        try (Rogue rogue = Rogue.proven(clientDevice, "auth", SECRET)) {
             final byte[] garbage = new byte[200];
             Arrays.fill(garbage, (byte) 0x5A);
             rogue.send(garbage);
@@ -216,47 +259,88 @@ class AuthenticatedHandshakeProtocolTest {
     }
 
     @Test
-    void aClientThatNeverProvesItselfIsDroppedAtTheTimeout() throws Exception {
+    void aProvenClientThatNeverSendsItsKeysIsDroppedAtTheTimeout() throws Exception {
         final CompletableFuture<Object> server = serve(SECRET, Duration.ofMillis(300));
-        try (Rogue rogue = Rogue.connect(clientDevice, "auth")) {
+        try (Rogue rogue = Rogue.proven(clientDevice, "auth", SECRET)) {
             assertThat(server.get()).isInstanceOf(ProtocolException.class).asString()
-                .contains("authentication failed: no proof from").contains("in time (300 ms); the connection is dropped");
+                .contains("authentication failed: no keys message from")
+                .contains("in time (300 ms); the connection is dropped");
             assertThat(rogue.awaitReceive()).isNotEqualTo(CompletionStatus.SUCCESS);
         }
     }
 
     /**
-     * A host without the secret that a client reaches instead of the server (a wrong address; on RoCE, a spoofed ARP
-     * answer) relays the client's handshake to the server over a connection of its own, and the server's answer back,
-     * byte for byte. The MACs name the endpoints each side's queue pair sees, which differ on the two legs: the client
-     * finds the answer's MAC wrong and sends no proof and no key, and the server, which never gets a proof, gives none
-     * either.
+     * A client that proves it knows the secret and then stalls (it never sends its keys) holds one of the server's
+     * {@code maxPendingHandshakes} until the liveness timeout: with one, the next client is refused at once with the
+     * reason, and connects once the stalled handshake has been dropped.
      */
     @Test
-    void aRelayedHandshakeFailsAtTheClientBeforeAnyKeyIsSent() throws Exception {
+    void aStalledProvenHandshakeHoldsOnePendingSlotUntilItsDeadline() {
+        final io.rdmareactive.DisposableServer server = io.rdmareactive.RdmaServer.create().provider("shm")
+            .directory(directory).address("pending").idleStrategy("backoff").secret(SECRET).maxPendingHandshakes(1)
+            .liveness(Duration.ofMillis(200), Duration.ofSeconds(1))
+            .handleStreams((kind, in, out) -> out.send(in.receive(io.rdmareactive.codec.Codecs.UTF8_STRING),
+                io.rdmareactive.codec.Codecs.UTF8_STRING))
+            .bind().block(TIMEOUT);
+        final io.rdmareactive.RdmaClient client = io.rdmareactive.RdmaClient.create().provider("shm")
+            .directory(directory).address("pending").idleStrategy("backoff").secret(SECRET);
+        try (Rogue stalled = Rogue.proven(clientDevice, "pending", SECRET)) {
+            assertThatThrownBy(() -> client.connect().block(TIMEOUT))
+                .isInstanceOf(io.rdmareactive.RdmaConnectionException.class)
+                .hasMessageContaining("sets up its maximum of 1 connections at once (RdmaServer.maxPendingHandshakes)");
+            final io.rdmareactive.Connection connection = org.awaitility.Awaitility.await().atMost(TIMEOUT)
+                .pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+                .until(() -> client.connect().block(TIMEOUT), c -> c != null);
+            try {
+                assertThat(connection.requestResponse("after", io.rdmareactive.codec.Codecs.UTF8_STRING,
+                    io.rdmareactive.codec.Codecs.UTF8_STRING).block(TIMEOUT)).isEqualTo("after");
+            } finally {
+                connection.dispose();
+                connection.onDispose().onErrorComplete().block(TIMEOUT);
+            }
+            assertThat(stalled.awaitReceive()).as("the stalled client got no key").isNotEqualTo(
+                CompletionStatus.SUCCESS);
+        } finally {
+            server.dispose();
+            server.onDispose().block(TIMEOUT);
+        }
+    }
+
+    /**
+     * A host without the secret that a client reaches instead of the server (a wrong address; on RoCE, a spoofed ARP
+     * answer) relays the client's requests to the server over queue pairs of its own, and the server's answers back,
+     * byte for byte. The client's proof names the endpoint of the client's queue pair, which is not the relay's: the
+     * server refuses the relayed proof and makes nothing, and the client, refused, sends no key.
+     */
+    @Test
+    void aRelayedHandshakeIsRefusedByTheServerBeforeAnythingIsMade() throws Exception {
         final CompletableFuture<Object> server = serve(SECRET, Duration.ofSeconds(3));
+        final long registered = serverDevice.registeredBytes();
         final RdmaDevice relayDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory)
             .build());
         try (Listener relayListener = relayDevice.listen("relay")) {
-            final CompletableFuture<Rogue[]> relay = CompletableFuture.supplyAsync(() -> {
-                final ConnectRequest fromClient = relayListener.accept(TIMEOUT);
-                final Rogue towardServer = Rogue.connect(relayDevice, "auth", fromClient.privateData());
-                final Rogue towardClient = Rogue.accept(relayDevice, fromClient, towardServer.answer);
-                return new Rogue[] {towardServer, towardClient};
+            final CompletableFuture<Integer> relay = CompletableFuture.supplyAsync(() -> {
+                int relayed = 0;
+                for (int round = 0; round < 2; round++) { // the first request, then the one with the proof
+                    final ConnectRequest fromClient = relayListener.accept(TIMEOUT);
+                    try {
+                        Rogue.connect(relayDevice, "auth", fromClient.privateData()).close();
+                        fromClient.reject(new byte[0]);
+                    } catch (final ConnectionRejectedException rejected) {
+                        fromClient.reject(rejected.privateData());
+                        relayed++;
+                    }
+                }
+                return relayed;
             }, task -> new Thread(task, "relay").start()); // not the common pool: serve() may hold its one thread
             assertThatThrownBy(() -> ConnectionEstablishment.connect(clientDevice, "relay", OPTIONS, TIMEOUT, SECRET))
                 .isInstanceOf(ProtocolException.class)
                 .hasMessageContaining("authentication failed")
-                .hasMessageContaining("relays another connection's handshake")
-                .hasMessageContaining("this side sent it no key");
-            final Rogue[] legs = relay.get();
-            try (Rogue towardServer = legs[0]; Rogue towardClient = legs[1]) {
-                assertThat(towardClient.awaitReceive()).as("what the client sent the relay: no proof, no key")
-                    .isNotEqualTo(CompletionStatus.SUCCESS);
-                assertThat(server.get()).as("the server never got a proof, and sent no key")
-                    .isInstanceOf(ProtocolException.class).asString().contains("authentication failed");
-                assertThat(towardServer.awaitReceive()).isNotEqualTo(CompletionStatus.SUCCESS);
-            }
+                .hasMessageContaining("a relayed handshake");
+            assertThat(relay.get()).as("both requests were relayed, both answered with a reject").isEqualTo(2);
+            assertThat(server.get()).isInstanceOf(ProtocolException.class).asString()
+                .contains("the proof does not match");
+            assertThat(serverDevice.registeredBytes()).isEqualTo(registered);
         } finally {
             relayDevice.close();
         }
@@ -287,31 +371,68 @@ class AuthenticatedHandshakeProtocolTest {
             this.answer = queuePair.peerPrivateData();
         }
 
-        static Rogue connect(final RdmaDevice device, final String address) {
+        /** @return a first authenticated request: settings, AUTH, a client nonce, no cookie, no proof */
+        static byte[] proposal() {
             final byte[] proposal = new byte[HandshakeFlyweight.AUTH_LENGTH];
             final UnsafeBuffer buffer = new UnsafeBuffer(proposal);
             new HandshakeFlyweight().wrap(buffer, 0).write(OPTIONS.maxStreams(), OPTIONS.ringCapacity(),
                 OPTIONS.maxMessageLength(), 0, 0, 0);
             buffer.putShort(HandshakeFlyweight.FLAGS_OFFSET, (short) HandshakeFlyweight.FLAG_AUTH,
                 HandshakeFlyweight.BYTE_ORDER);
-            System.arraycopy(HandshakeAuthentication.nonce(), 0, proposal, HandshakeFlyweight.AUTH_NONCE_OFFSET, 16);
-            return connect(device, address, proposal);
+            System.arraycopy(HandshakeAuthentication.clientNonce(), 0, proposal, HandshakeFlyweight.AUTH_NONCE_OFFSET,
+                HandshakeFlyweight.CLIENT_NONCE_LENGTH);
+            return proposal;
         }
 
-        /** Connects with the given handshake (a relay's: the one a client sent it), a receive posted. */
+        /** @return the cookie of the challenge that answers the first request */
+        static byte[] challenge(final RdmaDevice device, final String address, final byte[] proposal) {
+            try {
+                connect(device, address, proposal).close();
+            } catch (final ConnectionRejectedException rejected) {
+                final byte[] cookie = ChallengeFlyweight.decode(rejected.privateData());
+                assertThat(cookie).as("the first request's answer is a challenge").isNotNull();
+                return cookie;
+            }
+            throw new AssertionError("the first request was accepted");
+        }
+
+        /** Both requests with the proof an honest client with that secret makes. */
+        static Rogue proven(final RdmaDevice device, final String address, final byte[] secret) {
+            final byte[] proposal = proposal();
+            return connectProven(device, address, proposal, challenge(device, address, proposal), secret);
+        }
+
+        /** The second request: the cookie, and the proof over this queue pair's endpoint. */
+        static Rogue connectProven(final RdmaDevice device, final String address, final byte[] proposal,
+                                   final byte[] cookie, final byte[] secret) {
+            System.arraycopy(cookie, 0, proposal, HandshakeFlyweight.AUTH_COOKIE_OFFSET, cookie.length);
+            final CompletionQueue completions = device.createCompletionQueue(16);
+            final MemoryRegion memory = device.allocateRegion(16384, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            try {
+                return new Rogue(completions, memory, device.connect(address, options(completions, memory), created -> {
+                    System.arraycopy(HandshakeAuthentication.proof(secret, proposal, created.localEndpoint()), 0,
+                        proposal, HandshakeFlyweight.AUTH_MAC_OFFSET, HandshakeAuthentication.PROOF_LENGTH);
+                    return proposal;
+                }, TIMEOUT), proposal);
+            } catch (final RuntimeException ex) {
+                completions.close();
+                memory.close();
+                throw ex;
+            }
+        }
+
+        /** Connects with the given request (a relay's: the one a client sent it), a receive posted. */
         static Rogue connect(final RdmaDevice device, final String address, final byte[] proposal) {
             final CompletionQueue completions = device.createCompletionQueue(16);
             final MemoryRegion memory = device.allocateRegion(16384, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-            return new Rogue(completions, memory, device.connect(address, options(completions, memory), proposal,
-                TIMEOUT), proposal);
-        }
-
-        /** Accepts a request with the given answer (a relay's: the server's), a receive posted. */
-        static Rogue accept(final RdmaDevice device, final ConnectRequest request, final byte[] answer) {
-            final CompletionQueue completions = device.createCompletionQueue(16);
-            final MemoryRegion memory = device.allocateRegion(16384, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-            return new Rogue(completions, memory, request.accept(options(completions, memory), answer),
-                request.privateData());
+            try {
+                return new Rogue(completions, memory, device.connect(address, options(completions, memory), proposal,
+                    TIMEOUT), proposal);
+            } catch (final RuntimeException ex) {
+                completions.close();
+                memory.close();
+                throw ex;
+            }
         }
 
         private static QueuePairOptions options(final CompletionQueue completions, final MemoryRegion memory) {
@@ -332,8 +453,8 @@ class AuthenticatedHandshakeProtocolTest {
             return keys;
         }
 
-        /** @return the proof an honest client with that secret sends in this exchange */
-        byte[] proof(final byte[] secret) {
+        /** @return the keys message an honest client with that secret sends in this exchange */
+        byte[] keysMessage(final byte[] secret) {
             return forged(HandshakeAuthentication.mac(secret, "rr-client", AuthExchange.nonce(answer),
                 AuthExchange.nonce(proposal), AuthExchange.settings(proposal), AuthExchange.settings(answer),
                 queuePair.localEndpoint(), queuePair.peerEndpoint(), keys()), this);
