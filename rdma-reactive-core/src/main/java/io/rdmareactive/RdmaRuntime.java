@@ -55,6 +55,26 @@ public final class RdmaRuntime implements Disposable {
     /** The system property that sets the default number of loops. */
     public static final String LOOPS_PROPERTY = "rdma.loops";
 
+    /**
+     * What a runtime registers at most unless told otherwise: half of the machine's physical memory (or no limit of
+     * ours where the JVM cannot tell it), so that peers cannot make a process pin or map all of it. On verbs the
+     * locked-memory limit ({@code RLIMIT_MEMLOCK}) applies as well, whichever is lower; where the process may lock
+     * without limit (root, {@code CAP_IPC_LOCK}, {@code ulimit -l unlimited}), this one remains.
+     */
+    static final long DEFAULT_MAX_REGISTERED_BYTES = halfOfPhysicalMemory();
+
+    private static long halfOfPhysicalMemory() {
+        try {
+            if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os && os.getTotalMemorySize() > 0) {
+                return os.getTotalMemorySize() / 2;
+            }
+        } catch (final RuntimeException | LinkageError ex) {
+            // no management beans here: no default of ours
+        }
+        return DeviceOptions.UNLIMITED;
+    }
+
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     private static final Map<SharedKey, RdmaRuntime> SHARED = new HashMap<>();
 
@@ -139,9 +159,7 @@ public final class RdmaRuntime implements Disposable {
         if (directory != null) {
             options.directory(directory);
         }
-        if (maxRegisteredBytes > 0) {
-            options.maxRegisteredBytes(maxRegisteredBytes);
-        }
+        options.maxRegisteredBytes(maxRegisteredBytes > 0 ? maxRegisteredBytes : DEFAULT_MAX_REGISTERED_BYTES);
         final RdmaDevice device = RdmaProviders.named(provider).open(options.build());
         DriverCounters counters = null;
         try {

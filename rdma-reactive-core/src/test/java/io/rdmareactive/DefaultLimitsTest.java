@@ -2,9 +2,6 @@ package io.rdmareactive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmareactive.spi.DeviceOptions;
-import io.rdmareactive.spi.RdmaDevice;
-import io.rdmareactive.spi.RdmaProviders;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -18,15 +15,16 @@ class DefaultLimitsTest {
     }
 
     @Test
-    void aDeviceRegistersAtMostHalfThePhysicalMemoryByDefault() {
+    void aRuntimeRegistersAtMostHalfThePhysicalMemoryByDefault() {
         final long physical = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
             .getOperatingSystemMXBean()).getTotalMemorySize();
-        assertThat(DeviceOptions.defaults().maxRegisteredBytes()).isEqualTo(physical / 2);
+        assertThat(RdmaRuntime.DEFAULT_MAX_REGISTERED_BYTES).isEqualTo(physical / 2);
         final Path directory = ShmTestSupport.newDirectory();
-        try (RdmaDevice device = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory)
-            .build())) {
-            assertThat(device.limits().maxRegisteredBytes()).isEqualTo(physical / 2);
+        final RdmaRuntime runtime = RdmaRuntime.builder().provider("shm").directory(directory).build();
+        try {
+            assertThat(runtime.device.limits().maxRegisteredBytes()).isEqualTo(physical / 2);
         } finally {
+            runtime.dispose();
             ShmTestSupport.deleteDirectory(directory);
         }
     }

@@ -17,26 +17,6 @@ public final class DeviceOptions {
     /** No limit on registered bytes beyond what the provider or the operating system imposes. */
     public static final long UNLIMITED = Long.MAX_VALUE;
 
-    /**
-     * The default limit on registered bytes: half of the machine's physical memory (or {@link #UNLIMITED} where the
-     * JVM cannot tell it), so that a peer cannot make a process pin or map all of it. On verbs the locked-memory limit
-     * ({@code RLIMIT_MEMLOCK}) applies as well, whichever is lower; where the process may lock without limit (root,
-     * {@code CAP_IPC_LOCK}, {@code ulimit -l unlimited}), this one remains.
-     */
-    public static final long DEFAULT_MAX_REGISTERED_BYTES = halfOfPhysicalMemory();
-
-    private static long halfOfPhysicalMemory() {
-        try {
-            if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.OperatingSystemMXBean os && os.getTotalMemorySize() > 0) {
-                return os.getTotalMemorySize() / 2;
-            }
-        } catch (final RuntimeException | LinkageError ex) {
-            // no management beans here: no default of ours
-        }
-        return UNLIMITED;
-    }
-
     private final String deviceName;
     private final Path directory;
     private final long maxRegisteredBytes;
@@ -95,7 +75,7 @@ public final class DeviceOptions {
     public static final class Builder {
         private String deviceName;
         private Path directory;
-        private long maxRegisteredBytes = DEFAULT_MAX_REGISTERED_BYTES;
+        private long maxRegisteredBytes = UNLIMITED;
         private final Map<String, String> properties = new TreeMap<>();
 
         private Builder() {
@@ -114,8 +94,8 @@ public final class DeviceOptions {
         }
 
         /**
-         * @param maxRegisteredBytes the most bytes registered at once, positive (default:
-         *                           {@link #DEFAULT_MAX_REGISTERED_BYTES}; {@link #UNLIMITED} for no limit of ours)
+         * @param maxRegisteredBytes the most bytes registered at once, positive (default: {@link #UNLIMITED}: no
+         *                           limit of ours; an {@code RdmaRuntime} sets half of the physical memory)
          */
         public Builder maxRegisteredBytes(final long maxRegisteredBytes) {
             if (maxRegisteredBytes <= 0) {

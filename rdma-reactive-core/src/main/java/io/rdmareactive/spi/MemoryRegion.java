@@ -30,6 +30,12 @@ public interface MemoryRegion extends AutoCloseable {
     /** @return the memory as an Agrona buffer (the first {@link Integer#MAX_VALUE} bytes of it); valid until freed */
     AtomicBuffer buffer();
 
+    /**
+     * @return the memory this region registers, to register it again elsewhere (in another
+     *     {@link ProtectionDomain}: each registration has its own keys); valid until freed
+     */
+    io.rdmareactive.ring.OffHeapMemory memory();
+
     /** @return true until deregistration has happened (not merely been asked for) */
     boolean isRegistered();
 

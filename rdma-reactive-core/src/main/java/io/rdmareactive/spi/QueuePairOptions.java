@@ -19,11 +19,13 @@ import java.util.Objects;
  *                        (0 to 6; 7 means forever, as on verbs)
  * @param prepare         called with the new queue pair before the peer can send to it (before the connect request
  *                        or the accept goes out): where receives that must be there first are posted; null for none
+ * @param protectionDomain the domain the queue pair is created in (its work requests reach only that domain's
+ *                        regions), or null for the device's own
  */
 public record QueuePairOptions(CompletionQueue sendQueue, CompletionQueue receiveQueue, int sendDepth,
                                int receiveDepth, int maxSendSge, int maxReceiveSge, int maxInlineData,
                                boolean signalAll, int rnrRetries,
-                               java.util.function.Consumer<QueuePair> prepare) {
+                               java.util.function.Consumer<QueuePair> prepare, ProtectionDomain protectionDomain) {
 
     public QueuePairOptions {
         Objects.requireNonNull(sendQueue, "sendQueue");
@@ -46,7 +48,6 @@ public record QueuePairOptions(CompletionQueue sendQueue, CompletionQueue receiv
         }
     }
 
-    /** @return a builder with defaults: depth 256 each way, 4 gather/scatter entries, 64 inline bytes */
     /** Runs {@link #prepare()} on a queue pair a provider just created, if there is one. */
     public void prepare(final QueuePair queuePair) {
         if (prepare != null) {
@@ -54,6 +55,7 @@ public record QueuePairOptions(CompletionQueue sendQueue, CompletionQueue receiv
         }
     }
 
+    /** @return a builder with defaults: depth 256 each way, 4 gather/scatter entries, 64 inline bytes */
     public static Builder builder(final CompletionQueue sendQueue, final CompletionQueue receiveQueue) {
         return new Builder(sendQueue, receiveQueue);
     }
@@ -70,6 +72,7 @@ public record QueuePairOptions(CompletionQueue sendQueue, CompletionQueue receiv
         private boolean signalAll = true;
         private int rnrRetries = 0;
         private java.util.function.Consumer<QueuePair> prepare;
+        private ProtectionDomain protectionDomain;
 
         private Builder(final CompletionQueue sendQueue, final CompletionQueue receiveQueue) {
             this.sendQueue = sendQueue;
@@ -117,9 +120,15 @@ public record QueuePairOptions(CompletionQueue sendQueue, CompletionQueue receiv
             return this;
         }
 
+        /** @param domain the domain to create the queue pair in, of the same device; null for the device's own */
+        public Builder protectionDomain(final ProtectionDomain domain) {
+            this.protectionDomain = domain;
+            return this;
+        }
+
         public QueuePairOptions build() {
             return new QueuePairOptions(sendQueue, receiveQueue, sendDepth, receiveDepth, maxSendSge, maxReceiveSge,
-                maxInlineData, signalAll, rnrRetries, prepare);
+                maxInlineData, signalAll, rnrRetries, prepare, protectionDomain);
         }
     }
 }

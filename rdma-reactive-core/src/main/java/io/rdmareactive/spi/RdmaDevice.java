@@ -5,7 +5,8 @@ import java.time.Duration;
 import java.util.Set;
 
 /**
- * An open device of a provider: for verbs, an adapter context with its protection domain; for shared memory, this
+ * An open device of a provider: for verbs, an adapter context with its own protection domain (and those it allocates,
+ * {@link #allocateProtectionDomain()}); for shared memory, this
  * process's endpoint in the shared directory. Everything created from it (regions, completion queues, queue pairs,
  * listeners) belongs to it and is released by {@link #close()}.
  *
@@ -44,6 +45,14 @@ public interface RdmaDevice extends AutoCloseable {
      * @return the registered region; closing it deregisters (the memory stays the caller's)
      */
     MemoryRegion register(OffHeapMemory memory, int access);
+
+    /**
+     * Allocates a protection domain of this device: regions registered in it are reachable only through queue pairs
+     * created in it.
+     *
+     * @return the domain; close it once its queue pairs and regions are closed
+     */
+    ProtectionDomain allocateProtectionDomain();
 
     /** @return bytes registered now, counted against {@link DeviceLimits#maxRegisteredBytes()} */
     long registeredBytes();

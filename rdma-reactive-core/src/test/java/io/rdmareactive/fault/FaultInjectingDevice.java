@@ -89,7 +89,7 @@ public final class FaultInjectingDevice implements RdmaDevice {
     private static QueuePairOptions unwrap(final QueuePairOptions options) {
         return new QueuePairOptions(real(options.sendQueue()), real(options.receiveQueue()), options.sendDepth(),
             options.receiveDepth(), options.maxSendSge(), options.maxReceiveSge(), options.maxInlineData(),
-            options.signalAll(), options.rnrRetries(), options.prepare());
+            options.signalAll(), options.rnrRetries(), options.prepare(), options.protectionDomain());
     }
 
     private static CompletionQueue real(final CompletionQueue queue) {
@@ -188,6 +188,11 @@ public final class FaultInjectingDevice implements RdmaDevice {
     @Override
     public MemoryRegion register(final OffHeapMemory memory, final int access) {
         return delegate.register(memory, access);
+    }
+
+    @Override
+    public io.rdmareactive.spi.ProtectionDomain allocateProtectionDomain() {
+        return delegate.allocateProtectionDomain();
     }
 
     @Override

@@ -297,8 +297,9 @@ public final class EventLoop implements Agent {
         served[served.length - 1] = entry;
         if (connection.mayUseDoorbell() && doorbells != null) {
             entry.doorbell = doorbells.allocate(entry);
-            if (entry.doorbell >= 0) {
-                connection.doorbell(doorbells, entry.doorbell);
+            if (entry.doorbell >= 0 && !connection.doorbell(doorbells, entry.doorbell)) {
+                doorbells.release(entry.doorbell);
+                entry.doorbell = -1;
             }
         }
         poll(entry);

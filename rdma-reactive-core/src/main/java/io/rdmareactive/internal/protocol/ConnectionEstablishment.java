@@ -6,6 +6,7 @@ import io.rdmareactive.spi.ConnectRequest;
 import io.rdmareactive.spi.ConnectionRejectedException;
 import io.rdmareactive.spi.DeviceCapability;
 import io.rdmareactive.spi.MemoryRegion;
+import io.rdmareactive.spi.ProtectionDomain;
 import io.rdmareactive.spi.QueuePair;
 import io.rdmareactive.spi.QueuePairOptions;
 import io.rdmareactive.spi.RdmaDevice;
@@ -90,13 +91,13 @@ public final class ConnectionEstablishment {
             final boolean direct = canMapPeers && answer.isDirect();
             if (secret == null) {
                 return ProtocolConnection.start(device, agreed, resources.completions(), resources.local(),
-                    resources.remote(), queuePair, answer, direct);
+                    resources.remote(), resources.domain(), queuePair, answer, direct);
             }
             final AuthExchange exchange = new AuthExchange(secret, proposal, answerData, resources.completions,
                 resources.local, resources.remote, queuePair, keysReceive, "the server at '" + address + "'");
             try {
                 return ProtocolConnection.start(device, agreed, resources.completions(), resources.local(),
-                    resources.remote(), queuePair,
+                    resources.remote(), resources.domain(), queuePair,
                     exchange.asClient(agreed, deadline, timeout.toMillis()), direct);
             } catch (final RuntimeException ex) {
                 queuePair.close();
@@ -245,7 +246,7 @@ public final class ConnectionEstablishment {
             final QueuePair queuePair = request.accept(resources.queuePairOptions(agreed),
                 handshake(agreed, resources.remote, direct));
             return ProtocolConnection.start(device, agreed, resources.completions(), resources.local(),
-                    resources.remote(), queuePair, proposal, direct);
+                    resources.remote(), resources.domain(), queuePair, proposal, direct);
         } catch (final RuntimeException ex) {
             resources.close();
             throw ex;
@@ -318,7 +319,7 @@ public final class ConnectionEstablishment {
         public ProtocolConnection await(final Duration timeout) {
             try {
                 return ProtocolConnection.start(device, options, resources.completions(), resources.local(),
-                    resources.remote(), queuePair,
+                    resources.remote(), resources.domain(), queuePair,
                     exchange.asServer(options, System.nanoTime() + timeout.toNanos(), timeout.toMillis()), direct);
             } catch (final RuntimeException ex) {
                 queuePair.close();
@@ -441,17 +442,25 @@ public final class ConnectionEstablishment {
         }
     }
 
-    /** The per-connection resources, released together if setup fails. */
-    private record Resources(CompletionQueue completions, MemoryRegion local, MemoryRegion remote) {
+    /**
+     * The per-connection resources, released together if setup fails: a protection domain of the connection's own (so
+     * that no other connection's peer can reach its memory with keys it learnt), its two regions in it, and its
+     * completion queue.
+     */
+    private record Resources(CompletionQueue completions, MemoryRegion local, MemoryRegion remote,
+                             ProtectionDomain domain) {
         static Resources allocate(final RdmaDevice device, final ProtocolOptions options) {
+            ProtectionDomain domain = null;
             MemoryRegion local = null;
             MemoryRegion remote = null;
             CompletionQueue completions = null;
             try {
-                local = device.allocateRegion(options.localRegionLength(), Access.LOCAL_WRITE);
-                remote = device.allocateRegion(options.remoteRegionLength(), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-                completions = device.createCompletionQueue(ProtocolConnection.sendDepth(options.maxStreams()) +ProtocolConnection.RECEIVE_DEPTH + 16);
-                return new Resources(completions, local, remote);
+                domain = device.allocateProtectionDomain();
+                local = domain.allocateRegion(options.localRegionLength(), Access.LOCAL_WRITE);
+                remote = domain.allocateRegion(options.remoteRegionLength(), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+                completions = device.createCompletionQueue(ProtocolConnection.sendDepth(options.maxStreams())
+                    + ProtocolConnection.RECEIVE_DEPTH + 16);
+                return new Resources(completions, local, remote, domain);
             } catch (final RuntimeException ex) {
                 if (completions != null) {
                     completions.close();
@@ -461,6 +470,9 @@ public final class ConnectionEstablishment {
                 }
                 if (local != null) {
                     local.close();
+                }
+                if (domain != null) {
+                    domain.close();
                 }
                 throw ex;
             }
@@ -476,15 +488,16 @@ public final class ConnectionEstablishment {
         }
 
         private QueuePairOptions.Builder builder(final ProtocolOptions options) {
-            return QueuePairOptions.builder(completions, completions).sendDepth(ProtocolConnection.sendDepth(options.maxStreams()))
-                .receiveDepth(ProtocolConnection.RECEIVE_DEPTH).maxSendSge(1).maxReceiveSge(1).maxInlineData(64).signalAll(true)
-                .rnrRetries(0);
+            return QueuePairOptions.builder(completions, completions)
+                .sendDepth(ProtocolConnection.sendDepth(options.maxStreams())).receiveDepth(ProtocolConnection.RECEIVE_DEPTH)
+                .maxSendSge(1).maxReceiveSge(1).maxInlineData(64).signalAll(true).rnrRetries(0).protectionDomain(domain);
         }
 
         void close() {
             completions.close();
             remote.close();
             local.close();
+            domain.close();
         }
     }
 }

@@ -2,6 +2,7 @@ package io.rdmareactive.internal.protocol;
 
 import io.rdmareactive.spi.Access;
 import io.rdmareactive.spi.MemoryRegion;
+import io.rdmareactive.spi.ProtectionDomain;
 import io.rdmareactive.spi.RdmaDevice;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -10,7 +11,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * One event loop's doorbells: a page of registered memory holding one bit per connection the loop may stop polling
  * (a parked connection, see {@link ProtocolConnection#park()}). Whoever gives a parked connection work rings its bit:
  * a thread of this process that commits on it or consumes from it, or the peer, whose producers and loop write straight
- * into this page (direct peer access: the page is a region the peer maps like the rings). The loop reads the page's
+ * into this page (direct peer access: the page is registered again in each connection's protection domain, and the
+ * peer maps that registration like the rings). The loop reads the page's
  * words in use once per duty cycle, a few cache lines for thousands of connections, and polls again the connections
  * whose bit it finds set; a parked connection costs it nothing else.
  *
@@ -41,9 +43,14 @@ public final class Doorbells implements AutoCloseable {
         page.setMemory(0, LENGTH, (byte) 0);
     }
 
-    /** @return the page's registered region, which a connection describes to its peer */
-    MemoryRegion region() {
-        return region;
+    /**
+     * Registers the page in a connection's protection domain: the peer reaches it only through a registration of the
+     * domain its connection's queue pair is in, as it reaches the rings.
+     *
+     * @return the registration, which the connection describes to its peer and closes when it closes
+     */
+    MemoryRegion registerIn(final ProtectionDomain domain) {
+        return domain.register(region.memory(), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
     }
 
     /** @return the page, for ringing a doorbell of this process */

@@ -7,6 +7,7 @@ import io.rdmareactive.spi.CompletionQueue;
 import io.rdmareactive.spi.CompletionStatus;
 import io.rdmareactive.spi.ConnectionEvent;
 import io.rdmareactive.spi.MemoryRegion;
+import io.rdmareactive.spi.ProtectionDomain;
 import io.rdmareactive.spi.PostStatus;
 import io.rdmareactive.spi.QueuePair;
 import io.rdmareactive.spi.RdmaDevice;
@@ -40,6 +41,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private static final long POSITION_MASK = (1L << 48) - 1;
 
     private final RdmaDevice device;
+    /** The connection's own protection domain: its regions and queue pair are in it, no other connection's. */
+    private final ProtectionDomain domain;
     private final ProtocolOptions options;
     private final int maxStreams;
     private final int ringCapacity;
@@ -79,6 +82,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private boolean peerDoorbellUnusable;
     /** This side's doorbell in its loop's page, or -1 (loop). */
     private int doorbell = -1;
+    /** The loop's doorbell page registered in this connection's domain, or null (loop). */
+    private MemoryRegion doorbellRegion;
 
     private long nowNanos;
     private long receivesPosted;
@@ -113,9 +118,10 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private boolean terminationReported;
 
     private ProtocolConnection(final RdmaDevice device, final ProtocolOptions options, final CompletionQueue completions,
-                               final MemoryRegion local, final MemoryRegion remote, final QueuePair queuePair,
-                               final HandshakeFlyweight peer, final boolean direct) {
+                               final MemoryRegion local, final MemoryRegion remote, final ProtectionDomain domain,
+                               final QueuePair queuePair, final HandshakeFlyweight peer, final boolean direct) {
         this.device = device;
+        this.domain = domain;
         this.pollPublished = direct;
         this.options = options;
         this.maxStreams = options.maxStreams();
@@ -174,10 +180,10 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
      */
     static ProtocolConnection start(final RdmaDevice device, final ProtocolOptions options,
                                     final CompletionQueue completions, final MemoryRegion local,
-                                    final MemoryRegion remote, final QueuePair queuePair,
-                                    final HandshakeFlyweight peer, final boolean direct) {
+                                    final MemoryRegion remote, final ProtectionDomain domain,
+                                    final QueuePair queuePair, final HandshakeFlyweight peer, final boolean direct) {
         final ProtocolConnection connection = new ProtocolConnection(device, options, completions, local, remote,
-            queuePair, peer, direct);
+            domain, queuePair, peer, direct);
         connection.nowNanos = System.nanoTime();
         connection.liveness.start(connection.nowNanos);
         connection.receivesToRepost = RECEIVE_DEPTH;
@@ -428,14 +434,25 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     /**
      * Gives the connection its doorbell in its loop's page (the loop, before it may park it; direct peer access only):
-     * described in this side's line 1 for the peer, which maps the page and acknowledges.
+     * the page registered in this connection's protection domain, described in this side's line 1 for the peer, which
+     * maps it and acknowledges.
+     *
+     * @return false if the page could not be registered for it: it has no doorbell then
      */
-    public void doorbell(final Doorbells doorbells, final int number) {
+    public boolean doorbell(final Doorbells doorbells, final int number) {
+        final MemoryRegion registered;
+        try {
+            registered = doorbells.registerIn(domain); // the peer reaches nothing outside this connection's domain
+        } catch (final RuntimeException ex) {
+            return false; // no registration to be had (a limit): the loop polls this connection in every cycle
+        }
+        doorbellRegion = registered;
         doorbell = number;
         marks.doorbell(doorbells.page(), number);
-        lines.putLong(ConnectionLayout.DOORBELL_ADDRESS_OFFSET, doorbells.region().address());
-        lines.putInt(ConnectionLayout.DOORBELL_KEY_OFFSET, doorbells.region().rkey());
+        lines.putLong(ConnectionLayout.DOORBELL_ADDRESS_OFFSET, registered.address());
+        lines.putInt(ConnectionLayout.DOORBELL_KEY_OFFSET, registered.rkey());
         lines.putIntVolatile(ConnectionLayout.DOORBELL_NUMBER_OFFSET, number + 1);
+        return true;
     }
 
     /** @return true if the connection uses direct peer access, and so may be parked once it has a doorbell */
@@ -892,7 +909,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         }
     }
 
-    /** Releases the queue pair, the regions and the completion queue. Call it on the connection's loop, or once the loop stopped. */
+    /** Releases the queue pair, the regions, their protection domain and the completion queue. Call it on the connection's loop, or once the loop stopped. */
     @Override
     public void close() {
         if (closed) {
@@ -911,6 +928,10 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         completions.close();
         local.close();
         remote.close();
+        if (doorbellRegion != null) {
+            doorbellRegion.close();
+        }
+        domain.close(); // released by the provider once the queue pair and the regions are gone
     }
 
     /**

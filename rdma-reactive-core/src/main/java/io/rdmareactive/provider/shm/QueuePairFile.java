@@ -8,6 +8,7 @@ import org.agrona.concurrent.AtomicBuffer;
  *
  * <pre>
  *  0 magic 'RRQP' | 4 qp number | 8 state | 12 receive CQ id | 16 receive depth (power of two) | 20 max scatter
+ *  24 protection domain (0: the device's own; work requests through this queue pair reach only its regions)
  *  128  producer index (long, written by the owner only)        | padded to its own cache lines
  *  256  consumer index (long, advanced by compare-and-set)      | padded
  *  384  slots: slot i at 384 + i * slotLength
@@ -31,6 +32,7 @@ final class QueuePairFile {
     private static final int RECEIVE_CQ = 12;
     private static final int DEPTH = 16;
     private static final int MAX_SGE = 20;
+    private static final int DOMAIN = 24;
     private static final int PRODUCER = 128;
     static final int CONSUMER = 256;
     private static final int SLOTS = 384;
@@ -60,8 +62,9 @@ final class QueuePairFile {
     }
 
     static QueuePairFile create(final AtomicBuffer buffer, final int qpNumber, final int receiveCq, final int depth,
-                                final int maxSge) {
+                                final int maxSge, final int domain) {
         buffer.putInt(QP_NUMBER, qpNumber);
+        buffer.putInt(DOMAIN, domain);
         buffer.putInt(RECEIVE_CQ, receiveCq);
         buffer.putInt(DEPTH, roundDepth(depth));
         buffer.putInt(MAX_SGE, maxSge);
@@ -86,6 +89,11 @@ final class QueuePairFile {
 
     int qpNumber() {
         return buffer.getInt(QP_NUMBER);
+    }
+
+    /** @return the queue pair's protection domain (its owner wrote it before publishing the file) */
+    int domain() {
+        return buffer.getInt(DOMAIN);
     }
 
     int receiveCompletionQueue() {

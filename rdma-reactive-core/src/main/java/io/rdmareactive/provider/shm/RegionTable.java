@@ -15,11 +15,15 @@ import org.agrona.concurrent.AtomicBuffer;
  *  +-------------------+-------------------+-------------------+------ ... --+
  *
  *  entry i at 64 + i * 256
- *   0            4            8            12           16                      24                      32
- *  +------------+------------+------------+------------+-----------------------+-----------------------+---
- *  | generation | state      | access     | path bytes | base address (owner)  | length                | path (UTF-8, 224 bytes)
- *  +------------+------------+------------+------------+-----------------------+-----------------------+---
+ *   0            4            8            12           16                      24                      32       36  40
+ *  +------------+------------+------------+------------+-----------------------+-----------------------+--------+---+---
+ *  | generation | state      | access     | path bytes | base address (owner)  | length                | domain | 0 | path
+ *  +------------+------------+------------+------------+-----------------------+-----------------------+--------+---+---
  * </pre>
+ *
+ * <p>The domain is the protection domain the region is registered in (0: the device's own): a peer's work request
+ * reaches it only through a queue pair of the same domain ({@link QueuePairFile#domain()}), as an adapter checks. The
+ * path (UTF-8, at most 216 bytes) is the file the region is mapped from.
  *
  * <p>The owner fills an entry and then publishes it with an ordered store of {@code state = VALID}; it retires an
  * entry by storing {@code state = FREE} and bumping the generation. Keys embed index and generation, so a stale key
@@ -29,10 +33,10 @@ import org.agrona.concurrent.AtomicBuffer;
 final class RegionTable {
 
     static final int MAGIC = 0x524d5254; // "RRMT"
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int HEADER_LENGTH = 64;
     static final int ENTRY_LENGTH = 256;
-    static final int MAX_PATH_BYTES = ENTRY_LENGTH - 32;
+    static final int MAX_PATH_BYTES = ENTRY_LENGTH - 40;
     static final int INDEX_BITS = 12;
     static final int ENTRIES = 1 << INDEX_BITS;
     static final int GENERATION_MASK = 0x7_FFFF;
@@ -48,7 +52,8 @@ final class RegionTable {
     private static final int PATH_BYTES = 12;
     static final int BASE = 16;
     static final int REGION_LENGTH = 24;
-    private static final int PATH = 32;
+    private static final int DOMAIN = 32;
+    private static final int PATH = 40;
 
     private final AtomicBuffer buffer;
 
@@ -101,7 +106,8 @@ final class RegionTable {
      *
      * @return the entry's generation
      */
-    int publish(final int index, final int access, final long base, final long length, final String path) {
+    int publish(final int index, final int access, final long base, final long length, final String path,
+                final int domain) {
         final int entry = offset(index);
         final byte[] pathBytes = path == null ? new byte[0] : path.getBytes(StandardCharsets.UTF_8);
         if (pathBytes.length > MAX_PATH_BYTES) {
@@ -111,6 +117,7 @@ final class RegionTable {
         final int generation = (buffer.getInt(entry + GENERATION) + 1) & GENERATION_MASK;
         buffer.putInt(entry + GENERATION, generation);
         buffer.putInt(entry + ACCESS, access);
+        buffer.putInt(entry + DOMAIN, domain);
         buffer.putLong(entry + BASE, base);
         buffer.putLong(entry + REGION_LENGTH, length);
         buffer.putInt(entry + PATH_BYTES, pathBytes.length);
@@ -132,8 +139,8 @@ final class RegionTable {
      * @return true if the key names a VALID entry of its generation that allows {@code required} access and holds
      * {@code [address, address + length)}
      */
-    boolean check(final int key, final long address, final long length, final int required) {
-        return offset(key, address, length, required) >= 0;
+    boolean check(final int key, final long address, final long length, final int required, final int domain) {
+        return offset(key, address, length, required, domain) >= 0;
     }
 
     /**
@@ -141,15 +148,17 @@ final class RegionTable {
      * length once: the peer can rewrite its table at any time, so what was checked is what is used. Overflow-safe for
      * any values the peer wrote.
      *
-     * @return the range's offset in the region, or -1 if the key, its generation, the access or the bounds are wrong
+     * @param domain the protection domain of the queue pair the access comes through
+     * @return the range's offset in the region, or -1 if the key, its generation, the domain, the access or the
+     *     bounds are wrong
      */
-    long offset(final int key, final long address, final long length, final int required) {
+    long offset(final int key, final long address, final long length, final int required, final int domain) {
         final int entry = offset(indexOf(key));
         if (buffer.getIntVolatile(entry + STATE) != VALID
             || (buffer.getIntVolatile(entry + GENERATION) & GENERATION_MASK) != generationOf(key)) {
             return -1;
         }
-        if ((buffer.getInt(entry + ACCESS) & required) != required) {
+        if ((buffer.getInt(entry + ACCESS) & required) != required || buffer.getInt(entry + DOMAIN) != domain) {
             return -1;
         }
         final long base = buffer.getLong(entry + BASE);

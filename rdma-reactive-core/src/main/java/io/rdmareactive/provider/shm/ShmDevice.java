@@ -12,6 +12,7 @@ import io.rdmareactive.spi.DeviceLimits;
 import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.MemoryRegion;
+import io.rdmareactive.spi.ProtectionDomain;
 import io.rdmareactive.spi.QueuePair;
 import io.rdmareactive.spi.QueuePairOptions;
 import io.rdmareactive.spi.RdmaDevice;
@@ -57,6 +58,8 @@ final class ShmDevice implements RdmaDevice {
     private final ShmDirectory.Liveness liveness;
     private final OffHeapMemory tableMemory;
     private final RegionTable table;
+    /** The last protection domain number handed out; 0 is the device's own. */
+    private final java.util.concurrent.atomic.AtomicInteger nextDomain = new java.util.concurrent.atomic.AtomicInteger();
     private final long maxRegisteredBytes;
     /** Whether it offers direct peer access ({@link ShmProvider#DIRECT_PEER_ACCESS_PROPERTY}). */
     private final boolean directPeerAccess;
@@ -163,7 +166,30 @@ final class ShmDevice implements RdmaDevice {
     // ------------------------------------------------------------------------------------------------ memory
 
     @Override
+    public ProtectionDomain allocateProtectionDomain() {
+        checkOpen();
+        return new ShmProtectionDomain(this, nextDomain.incrementAndGet());
+    }
+
+    /** @return the domain number the options name: 0 for the device's own */
+    int domainOf(final QueuePairOptions options) {
+        final ProtectionDomain domain = options.protectionDomain();
+        if (domain == null) {
+            return 0;
+        }
+        if (!(domain instanceof ShmProtectionDomain shm) || shm.device() != this) {
+            throw new IllegalArgumentException("the queue pair's protection domain is not one of " + name
+                + ": allocate it with this device's allocateProtectionDomain()");
+        }
+        return shm.id();
+    }
+
+    @Override
     public MemoryRegion allocateRegion(final long length, final int access) {
+        return allocateRegion(0, length, access);
+    }
+
+    MemoryRegion allocateRegion(final int domain, final long length, final int access) {
         checkOpen();
         PageSize.checkPageMultiple(length, "region length");
         Access.validate(access);
@@ -181,11 +207,15 @@ final class ShmDevice implements RdmaDevice {
             throw new RdmaException("cannot allocate a region of " + length + " bytes in " + directory.path() + ": "
                 + ex.getMessage(), ex);
         }
-        return publish(index, access, memory, true);
+        return publish(index, access, memory, true, domain);
     }
 
     @Override
     public MemoryRegion register(final OffHeapMemory memory, final int access) {
+        return register(0, memory, access);
+    }
+
+    MemoryRegion register(final int domain, final OffHeapMemory memory, final int access) {
         checkOpen();
         Access.validate(access);
         if ((access & (Access.REMOTE_WRITE | Access.REMOTE_READ)) != 0
@@ -197,7 +227,7 @@ final class ShmDevice implements RdmaDevice {
         }
         reserve(memory.length());
         final int index = freeRegionIndex(memory.length());
-        return publish(index, access, memory, false);
+        return publish(index, access, memory, false, domain);
     }
 
     private void reserve(final long length) {
@@ -224,17 +254,17 @@ final class ShmDevice implements RdmaDevice {
     }
 
     /** Parks a table index between its claim and its publication. */
-    private static final ShmMemoryRegion RESERVED = new ShmMemoryRegion(null, 0, 0, 0, null, null, false);
+    private static final ShmMemoryRegion RESERVED = new ShmMemoryRegion(null, 0, 0, 0, null, null, false, 0);
 
     private ShmMemoryRegion publish(final int index, final int access, final OffHeapMemory memory,
-                                    final boolean ownsMemory) {
+                                    final boolean ownsMemory, final int domain) {
         OffHeapMemory.Lease lease = null;
         try {
             lease = memory.acquire();
             final int generation = table.publish(index, access, memory.address(), memory.length(),
-                memory.file().map(Path::toString).orElse(null));
+                memory.file().map(Path::toString).orElse(null), domain);
             final ShmMemoryRegion region = new ShmMemoryRegion(this, index, generation, access, memory, lease,
-                ownsMemory);
+                ownsMemory, domain);
             regions.set(index, region);
             return region;
         } catch (final RuntimeException ex) {

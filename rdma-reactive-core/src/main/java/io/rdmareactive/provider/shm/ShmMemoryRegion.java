@@ -24,13 +24,17 @@ final class ShmMemoryRegion implements MemoryRegion {
     private final OffHeapMemory memory;
     private final OffHeapMemory.Lease lease;
     private final boolean ownsMemory;
+    /** The protection domain it is registered in (0: the device's own). */
+    private final int domain;
     private final AtomicLong outstanding = new AtomicLong();
     private final AtomicBoolean deregistered = new AtomicBoolean();
     private volatile boolean closeRequested;
 
     ShmMemoryRegion(final ShmDevice device, final int index, final int generation, final int access,
-                    final OffHeapMemory memory, final OffHeapMemory.Lease lease, final boolean ownsMemory) {
+                    final OffHeapMemory memory, final OffHeapMemory.Lease lease, final boolean ownsMemory,
+                    final int domain) {
         this.device = device;
+        this.domain = domain;
         this.index = index;
         this.generation = generation;
         this.access = access;
@@ -41,6 +45,15 @@ final class ShmMemoryRegion implements MemoryRegion {
 
     int index() {
         return index;
+    }
+
+    int domain() {
+        return domain;
+    }
+
+    @Override
+    public OffHeapMemory memory() {
+        return memory;
     }
 
     MemorySegment segment() {

@@ -66,6 +66,8 @@ final class ShmQueuePair implements QueuePair {
     /** The sequence of the request being executed, carried in its completion. */
     private int sendSequence;
 
+    /** The protection domain it was created in (0: the device's own). */
+    private final int domain;
     private volatile PeerView peer;
     private volatile CmChannel channel;
     private volatile String peerDescription = "not connected";
@@ -82,8 +84,9 @@ final class ShmQueuePair implements QueuePair {
         this.options = options;
         this.sendQueue = sendQueue;
         this.receiveQueue = receiveQueue;
+        this.domain = device.domainOf(options);
         this.file = QueuePairFile.create(fileMemory.buffer(), number, receiveQueue.id(), options.receiveDepth(),
-            options.maxReceiveSge());
+            options.maxReceiveSge(), domain);
         this.receiveSge = options.maxReceiveSge();
         this.slotRegions = new ShmMemoryRegion[file.depth() * receiveSge];
         this.slotPending = new AtomicIntegerArray(file.depth());
@@ -298,7 +301,8 @@ final class ShmQueuePair implements QueuePair {
             || !RegionTable.isRemoteKey(rkey)) {
             return 0;
         }
-        final long offset = remote.regions.offset(rkey, remoteAddress, length, Access.REMOTE_WRITE);
+        final long offset = remote.regions.offset(rkey, remoteAddress, length, Access.REMOTE_WRITE,
+            remote.queuePair.domain());
         final MemorySegment segment = offset < 0 ? null : remote.segment(rkey);
         if (segment == null) {
             return 0;
@@ -353,7 +357,8 @@ final class ShmQueuePair implements QueuePair {
             ? resolveInline(batch, i) : resolveGather(batch, i, gatherAccess);
         if (length < 0) {
             fail(wrId, completionOpcode, CompletionStatus.LOC_PROT_ERR, "a local buffer of " + WorkRequestOpcode.name(opcode)
-                + " work request " + wrId + " is outside its region, its lkey is wrong, or the region lacks LOCAL_WRITE",
+                + " work request " + wrId + " is outside its region, its lkey is wrong or of another protection domain than "
+                + "the queue pair's, or the region lacks LOCAL_WRITE",
                 false);
             return;
         }
@@ -379,12 +384,14 @@ final class ShmQueuePair implements QueuePair {
             final long address = batch.remoteAddress[i];
             final int required = opcode == WorkRequestOpcode.RDMA_READ ? Access.REMOTE_READ : Access.REMOTE_WRITE;
             if (!RegionTable.isRemoteKey(rkey)
-                || (remoteOffset = remote.regions.offset(rkey, address, length, required)) < 0
+                || (remoteOffset = remote.regions.offset(rkey, address, length, required,
+                    remote.queuePair.domain())) < 0
                 || (remoteSegment = remote.segment(rkey)) == null || remoteOffset > remoteSegment.byteSize() - length) {
                 fail(wrId, completionOpcode, CompletionStatus.REM_ACCESS_ERR, "the peer refused "
                     + WorkRequestOpcode.name(opcode) + " of " + length + " bytes at 0x" + Long.toHexString(address)
-                    + " with rkey 0x" + Integer.toHexString(rkey) + ": the key is wrong or deregistered, the range is "
-                    + "outside the region, or the region lacks " + Access.toString(required), true);
+                    + " with rkey 0x" + Integer.toHexString(rkey) + ": the key is wrong or deregistered, belongs to "
+                    + "another protection domain than the peer's queue pair, the range is outside the region, or the "
+                    + "region lacks " + Access.toString(required), true);
                 return;
             }
             remoteSegmentIndex = RegionTable.indexOf(rkey);
@@ -453,7 +460,7 @@ final class ShmQueuePair implements QueuePair {
             final long address = batch.sgeAddress[at];
             final int length = batch.sgeLength[at];
             if (region == null || length < 0 || !region.holds(batch.sgeLkey[at], address, length)
-                || !Access.allows(region.access(), requiredAccess)) {
+                || !Access.allows(region.access(), requiredAccess) || region.domain() != domain) {
                 return -1;
             }
             gatherSegment[k] = region.segment();
@@ -508,7 +515,7 @@ final class ShmQueuePair implements QueuePair {
             final long address = remoteQp.sgeAddress(receive, k);
             final int length = remoteQp.sgeLength(receive, k);
             final long offset = RegionTable.isRemoteKey(lkey) || length < 0 ? -1
-                : remote.regions.offset(lkey, address, length, Access.LOCAL_WRITE);
+                : remote.regions.offset(lkey, address, length, Access.LOCAL_WRITE, remoteQp.domain());
             final MemorySegment segment = offset < 0 ? null : remote.segment(lkey);
             if (segment == null || offset > segment.byteSize() - length) {
                 return -2;

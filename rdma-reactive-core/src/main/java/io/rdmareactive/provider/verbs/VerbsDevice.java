@@ -17,6 +17,7 @@ import io.rdmareactive.spi.DeviceLimits;
 import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.MemoryRegion;
+import io.rdmareactive.spi.ProtectionDomain;
 import io.rdmareactive.spi.QueuePair;
 import io.rdmareactive.spi.QueuePairOptions;
 import io.rdmareactive.spi.RdmaDevice;
@@ -69,6 +70,8 @@ final class VerbsDevice implements RdmaDevice {
     private final VerbsDeviceProbe.Port port;
     private final MemorySegment context;
     private final MemorySegment pd;
+    /** The protection domains allocated and not yet deallocated. */
+    private final java.util.Set<VerbsProtectionDomain> domains = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final MemorySegment channel;
     private final Arena arena = Arena.ofShared();
     private final DeviceLimits limits;
@@ -210,7 +213,50 @@ final class VerbsDevice implements RdmaDevice {
     // ------------------------------------------------------------------------------------------------ memory
 
     @Override
+    public ProtectionDomain allocateProtectionDomain() {
+        ensureOpen();
+        try (Arena call = Arena.ofConfined()) {
+            final MemorySegment capture = NativeCall.captureSegment(call);
+            final MemorySegment allocated = VerbsLibrary.pointer(lib.allocPd, capture, context);
+            if (allocated.equals(MemorySegment.NULL)) {
+                throw new RdmaException("ibv_alloc_pd on " + name() + " failed with "
+                    + Errno.name(NativeCall.errno(capture)) + " (" + domains.size() + " domains allocated by this "
+                    + "device handle)");
+            }
+            final VerbsProtectionDomain domain = new VerbsProtectionDomain(this, allocated);
+            domains.add(domain);
+            return domain;
+        }
+    }
+
+    /** Deallocates a domain whose regions and queue pairs are gone (or all of them, when the device closes). */
+    void deallocate(final VerbsProtectionDomain domain) {
+        domains.remove(domain);
+        final int rc = (int) VerbsLibrary.plain(lib.deallocPd, domain.pd());
+        if (rc != 0) {
+            LOG.log(System.Logger.Level.WARNING, "ibv_dealloc_pd of " + domain + " failed with " + Errno.name(rc));
+        }
+    }
+
+    /** @return the verbs domain the options name (null: the device's own) */
+    private VerbsProtectionDomain domainOf(final QueuePairOptions options) {
+        final ProtectionDomain domain = options.protectionDomain();
+        if (domain == null) {
+            return null;
+        }
+        if (!(domain instanceof VerbsProtectionDomain verbs) || verbs.device() != this) {
+            throw new IllegalArgumentException("the queue pair's protection domain is not one of " + name()
+                + ": allocate it with this device's allocateProtectionDomain()");
+        }
+        return verbs;
+    }
+
+    @Override
     public MemoryRegion allocateRegion(final long length, final int access) {
+        return allocateRegion(null, length, access);
+    }
+
+    MemoryRegion allocateRegion(final VerbsProtectionDomain domain, final long length, final int access) {
         final int page = PageSize.get();
         if (length <= 0 || length % page != 0) {
             throw new IllegalArgumentException("a region's length must be a positive multiple of the page size ("
@@ -219,7 +265,7 @@ final class VerbsDevice implements RdmaDevice {
         checkLimit(length);
         final OffHeapMemory memory = OffHeapMemory.allocate(length);
         try {
-            return register(memory, access, true);
+            return register(domain, memory, access, true);
         } catch (final RuntimeException ex) {
             memory.close();
             throw ex;
@@ -228,10 +274,15 @@ final class VerbsDevice implements RdmaDevice {
 
     @Override
     public MemoryRegion register(final OffHeapMemory memory, final int access) {
-        return register(memory, access, false);
+        return register(null, memory, access, false);
     }
 
-    private MemoryRegion register(final OffHeapMemory memory, final int access, final boolean owned) {
+    MemoryRegion register(final VerbsProtectionDomain domain, final OffHeapMemory memory, final int access) {
+        return register(domain, memory, access, false);
+    }
+
+    private MemoryRegion register(final VerbsProtectionDomain domain, final OffHeapMemory memory, final int access,
+                                  final boolean owned) {
         Access.validate(access);
         ensureOpen();
         final long length = memory.length();
@@ -239,7 +290,7 @@ final class VerbsDevice implements RdmaDevice {
         final OffHeapMemory.Lease lease = memory.acquire();
         try (Arena call = Arena.ofConfined()) {
             final MemorySegment capture = NativeCall.captureSegment(call);
-            final MemorySegment mr = VerbsLibrary.pointer(lib.regMr, capture, pd,
+            final MemorySegment mr = VerbsLibrary.pointer(lib.regMr, capture, domain == null ? pd : domain.pd(),
                 MemorySegment.ofAddress(memory.address()), length, access);
             if (mr.equals(MemorySegment.NULL)) {
                 final int errno = NativeCall.errno(capture);
@@ -255,7 +306,10 @@ final class VerbsDevice implements RdmaDevice {
                     + " on " + name() + " failed with " + Errno.name(errno));
             }
             final VerbsMemoryRegion region = new VerbsMemoryRegion(this, lease, owned ? memory : null,
-                mr.reinterpret(VerbsLayouts.IBV_MR.byteSize()), access);
+                mr.reinterpret(VerbsLayouts.IBV_MR.byteSize()), access, domain);
+            if (domain != null) {
+                domain.retain();
+            }
             synchronized (registrationLock) {
                 regions.add(region);
                 final Int2ObjectHashMap<VerbsMemoryRegion> byLkey = new Int2ObjectHashMap<>(regionsByLkey);
@@ -337,6 +391,9 @@ final class VerbsDevice implements RdmaDevice {
         regionsByLkey = byLkey;
         registeredBytes.addAndGet(-region.length());
         region.deregistered();
+        if (region.domain() != null) {
+            region.domain().release();
+        }
     }
 
     /** A region waiting for the work its queue pairs had posted when it was closed. */
@@ -667,7 +724,8 @@ final class VerbsDevice implements RdmaDevice {
             attr.set(JAVA_INT, VerbsLayouts.offset(VerbsLayouts.IBV_QP_INIT_ATTR, "qp_type"), IBV_QPT_RC);
             attr.set(JAVA_INT, VerbsLayouts.offset(VerbsLayouts.IBV_QP_INIT_ATTR, "sq_sig_all"),
                 options.signalAll() ? 1 : 0);
-            if (VerbsLibrary.integer(lib.createQp, capture, id, pd, attr) != 0) {
+            final VerbsProtectionDomain domain = domainOf(options);
+            if (VerbsLibrary.integer(lib.createQp, capture, id, domain == null ? pd : domain.pd(), attr) != 0) {
                 throw new RdmaException("creating a queue pair on " + name() + " failed with "
                     + Errno.name(NativeCall.errno(capture)) + " for " + options + "; the device allows depth "
                     + info.maxQueuePairDepth() + " and " + info.maxSge() + " gather/scatter entries");
@@ -678,6 +736,10 @@ final class VerbsDevice implements RdmaDevice {
                 attr.get(JAVA_INT, cap + 4), Math.max(options.maxSendSge(), attr.get(JAVA_INT, cap + 8)),
                 Math.max(options.maxReceiveSge(), attr.get(JAVA_INT, cap + 12)), attr.get(JAVA_INT, cap + 16), peer,
                 receive);
+            if (domain != null) {
+                domain.retain();
+                queuePair.domain(domain);
+            }
             slots.set(slot, queuePair);
             queuePairsByCmId.put(id.address(), queuePair);
             return queuePair;
@@ -716,6 +778,9 @@ final class VerbsDevice implements RdmaDevice {
         VerbsLibrary.plain(lib.destroyQp, queuePair.cmId());
         destroyId(queuePair.cmId());
         retryDeregistrations();
+        if (queuePair.domain() != null) {
+            queuePair.domain().release();
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ events
@@ -808,6 +873,9 @@ final class VerbsDevice implements RdmaDevice {
             for (final VerbsMemoryRegion region : List.copyOf(regions)) {
                 deregister(region);
             }
+        }
+        for (final VerbsProtectionDomain domain : List.copyOf(domains)) {
+            domain.deallocate();
         }
         VerbsLibrary.plain(lib.deallocPd, pd);
         eventThread.shutdown();

@@ -21,6 +21,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class VerbsMemoryRegion implements MemoryRegion {
 
     private final VerbsDevice device;
+    /** The domain it is registered in, or null for the device's own. */
+    private final VerbsProtectionDomain domain;
     private final OffHeapMemory.Lease lease;
     private final OffHeapMemory owned;
     private final MemorySegment mr;
@@ -36,8 +38,9 @@ final class VerbsMemoryRegion implements MemoryRegion {
     private volatile boolean closeRequested;
 
     VerbsMemoryRegion(final VerbsDevice device, final OffHeapMemory.Lease lease, final OffHeapMemory owned,
-                      final MemorySegment mr, final int access) {
+                      final MemorySegment mr, final int access, final VerbsProtectionDomain domain) {
         this.device = device;
+        this.domain = domain;
         this.lease = lease;
         this.owned = owned;
         this.mr = mr;
@@ -62,6 +65,15 @@ final class VerbsMemoryRegion implements MemoryRegion {
 
     List<VerbsQueuePair> users() {
         return users;
+    }
+
+    VerbsProtectionDomain domain() {
+        return domain;
+    }
+
+    @Override
+    public OffHeapMemory memory() {
+        return lease.memory();
     }
 
     MemorySegment mr() {

@@ -490,6 +490,17 @@ final class VerbsQueuePair implements QueuePair {
         device.destroyQueuePair(this);
     }
 
+    /** The domain it was created in, or null for the device's own. */
+    private volatile VerbsProtectionDomain domain;
+
+    void domain(final VerbsProtectionDomain value) {
+        this.domain = value;
+    }
+
+    VerbsProtectionDomain domain() {
+        return domain;
+    }
+
     boolean isClosed() {
         return closed.get();
     }

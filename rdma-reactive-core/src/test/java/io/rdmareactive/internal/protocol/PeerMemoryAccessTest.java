@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
 /**
  * What a connected peer can do to this side's memory: write its receive rings and credit lines (the one region it
  * was given a key to, with remote write only), and nothing else. It cannot read that region, cannot write past it,
- * and a key it was given dies with its connection: used over a later connection, it is refused.
+ * cannot use another connection's key, and a key it was given dies with its connection: used over a later
+ * connection, it is refused.
  */
 class PeerMemoryAccessTest {
 
@@ -121,6 +122,33 @@ class PeerMemoryAccessTest {
                     .as("an RDMA WRITE below the receive region (where other memory may be)")
                     .isIn(CompletionStatus.REM_ACCESS_ERR, CompletionStatus.WR_FLUSH_ERR);
             }
+        }
+    }
+
+    /**
+     * Each connection's memory is in a protection domain of its own: a peer that uses the key of another live
+     * connection's receive region (one it learnt or guessed) gets a remote access error on its own connection, the
+     * neighbour's region keeps its bytes, and the neighbour's own writes carry on.
+     */
+    @Test
+    void theKeyOfAnotherLiveConnectionIsRefusedAndTheNeighbourIsUntouched() throws Exception {
+        try (Listener listener = victimDevice.listen("victim");
+             Rogue neighbour = new Rogue(listener);
+             Rogue intruder = new Rogue(listener)) {
+            final long line = neighbour.target.receiveRegionAddress() + HandshakeFlyweight.creditOffset(1,
+                OPTIONS.maxStreams(), OPTIONS.ringCapacity()) + 32;
+            final UnsafeBuffer victimLine = new UnsafeBuffer(line, 8); // the victim's memory, seen in this process
+            final long before = victimLine.getLongVolatile(0);
+            intruder.memory.buffer().putLong(0, 0x5A5A_5A5A_5A5A_5A5AL);
+            assertThat(intruder.post(WorkRequestOpcode.RDMA_WRITE, line, neighbour.target.receiveRegionRkey(), 8))
+                .as("a write with the neighbour's key, over the intruder's own connection")
+                .isEqualTo(CompletionStatus.REM_ACCESS_ERR);
+            assertThat(victimLine.getLongVolatile(0)).as("the neighbour's bytes").isEqualTo(before);
+            neighbour.memory.buffer().putLong(0, 77);
+            assertThat(neighbour.post(WorkRequestOpcode.RDMA_WRITE, line, neighbour.target.receiveRegionRkey(), 8))
+                .as("the neighbour's own write").isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(victimLine.getLongVolatile(0)).isEqualTo(77);
+            assertThat(neighbour.victim.error()).as("the neighbour's connection").isNull();
         }
     }
 

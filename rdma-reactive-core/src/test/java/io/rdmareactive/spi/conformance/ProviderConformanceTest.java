@@ -35,6 +35,7 @@ import io.rdmareactive.spi.DeviceLimits;
 import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.MemoryRegion;
+import io.rdmareactive.spi.ProtectionDomain;
 import io.rdmareactive.spi.PostStatus;
 import io.rdmareactive.spi.QueuePair;
 import io.rdmareactive.spi.QueuePairOptions;
@@ -992,6 +993,69 @@ public abstract class ProviderConformanceTest {
         }
         assertThat(rest).extracting(CompletionRecord::wrId).as("the receives posted, in order")
             .containsExactlyElementsOf(expected);
+    }
+
+    // -------------------------------------------------------------------------------------- protection domains
+
+    /**
+     * Two connections to one device, each queue pair in a protection domain of its own, as rdma-reactive gives every
+     * connection: a peer that uses the keys of its neighbour's region (learnt, guessed) gets a remote access error on
+     * its own queue pair, and the region keeps its bytes; the neighbour writes it as before. A local entry naming a
+     * region of another domain is refused too.
+     */
+    @Test
+    public void theKeysOfAnotherProtectionDomainsRegionGetARemoteAccessErrorAndTheNeighbourIsUntouched() {
+        final Endpoint serverA = endpoint("server-a");
+        final Endpoint serverB = new Endpoint("server-b", serverA.device);
+        final Endpoint clientA = endpoint("client-a");
+        final Endpoint clientB = endpoint("client-b");
+        final ProtectionDomain domainA = serverA.device.allocateProtectionDomain();
+        final ProtectionDomain domainB = serverA.device.allocateProtectionDomain();
+        final String address = uniqueAddress();
+        final Listener listener = own(serverA.device.listen(address));
+        final Future<QueuePair> connectingA = connectAsync(clientA, address, clientA.options().build(), text("a"));
+        serverA.attach(awaitConnectRequest(listener, connectingA).accept(serverA.options()
+            .protectionDomain(domainA).build(), text("a")));
+        clientA.attach(join(connectingA));
+        final Future<QueuePair> connectingB = connectAsync(clientB, address, clientB.options().build(), text("b"));
+        serverB.attach(awaitConnectRequest(listener, connectingB).accept(serverB.options()
+            .protectionDomain(domainB).build(), text("b")));
+        clientB.attach(join(connectingB));
+        try {
+            final MemoryRegion target = domainA.allocateRegion(PAGE, WRITABLE);
+            for (int i = 0; i < 8; i++) {
+                target.buffer().putLong(i * 8, 1000 + i);
+            }
+            final MemoryRegion intruder = clientB.region(PAGE, Access.LOCAL_WRITE);
+            intruder.buffer().setMemory(0, 64, (byte) 0x5A);
+            clientB.send(s -> s.add(1, RDMA_WRITE, SendFlags.SIGNALED).sge(intruder.address(), 64, intruder.lkey())
+                .remote(target.address(), target.rkey()));
+            assertFailure(clientB.awaitSendCompletion(), 1, REM_ACCESS_ERR, clientB);
+            for (int i = 0; i < 8; i++) {
+                assertThat(target.buffer().getLong(i * 8)).as("word %d of the neighbour's region", i)
+                    .isEqualTo(1000 + i);
+            }
+
+            final MemoryRegion source = clientA.region(PAGE, Access.LOCAL_WRITE);
+            source.buffer().putLong(0, 4242);
+            clientA.send(s -> s.add(2, RDMA_WRITE, SendFlags.SIGNALED).sge(source.address(), 8, source.lkey())
+                .remote(target.address() + 8, target.rkey()));
+            assertSendSuccess(clientA.awaitSendCompletion(), 2, RDMA_WRITE, clientA);
+            assertThat(target.buffer().getLong(8)).as("the neighbour's own write").isEqualTo(4242);
+
+            // the server's queue pair A names a region of domain B in a local entry: not its domain (queue pair B
+            // went to the error state with its peer's failed write, as on verbs)
+            final MemoryRegion other = domainB.allocateRegion(PAGE, Access.LOCAL_WRITE);
+            serverA.send(s -> s.add(3, SEND, SendFlags.SIGNALED).sge(other.address(), 8, other.lkey()));
+            // (adapters report a protection error; Soft-RoCE's requester reports a local queue-pair operation error)
+            assertFailure(serverA.awaitSendCompletion(), 3, Set.of(LOC_PROT_ERR, LOC_QP_OP_ERR), serverA);
+        } finally {
+            for (final Endpoint endpoint : List.of(clientA, clientB, serverA, serverB)) {
+                endpoint.qp().close();
+            }
+            domainA.close();
+            domainB.close();
+        }
     }
 
     // -------------------------------------------------------------------------------------- connection management
