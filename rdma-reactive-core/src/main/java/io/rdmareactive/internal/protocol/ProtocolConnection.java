@@ -273,6 +273,20 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
      * @param waitedMillis how long the close waited for the flush
      */
     public void closingUnflushed(final long waitedMillis) {
+        final String undelivered = undelivered();
+        if (undelivered != null && error == null) {
+            error = "closed with " + undelivered + " that did not reach the peer's memory within " + waitedMillis
+                + " ms (the liveness timeout): the peer took no more (it stopped, or its consumer did); those messages "
+                + "are lost";
+        }
+    }
+
+    /**
+     * @return the messages this side committed to send and has not seen reach the peer's memory ("N message(s) (B
+     *     bytes, on S stream(s)) committed to send", the bytes counting their streams' other frames too), or null if
+     *     none (cold path: allocates)
+     */
+    private String undelivered() {
         long bytes = 0;
         long messages = 0;
         int streamsWith = 0;
@@ -284,11 +298,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 streamsWith++;
             }
         }
-        if (bytes > 0 && error == null) {
-            error = "closed with " + messages + " message(s) (" + bytes + " bytes, on " + streamsWith + " stream(s)) "
-                + "committed to send that did not reach the peer's memory within " + waitedMillis + " ms (the "
-                + "liveness timeout): the peer took no more (it stopped, or its consumer did); those messages are lost";
-        }
+        return messages == 0 ? null : messages + " message(s) (" + bytes + " bytes, on " + streamsWith + " stream(s)) "
+            + "committed to send";
     }
 
     /** @return the queue pair, for matching the device's connection events */
@@ -904,7 +915,10 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     void fail(final String reason) {
         if (error == null && !closed) {
             readLastCredit(); // before the error shows: a sender that sees the end sees the peer's last credit too
-            error = reason;
+            final String undelivered = undelivered();
+            // what the API called sent and the peer may never have had: counted, never silently lost
+            error = undelivered == null ? reason : reason + "; " + undelivered + " had not been seen to reach the "
+                + "peer's memory and may be lost";
             queuePair.disconnect();
         }
     }

@@ -147,6 +147,60 @@ class EventLoopTest {
 
     // ------------------------------------------------------------------------------------------------ hand-over
 
+    /**
+     * A graceful close that cannot flush ends at its deadline with an error that counts what did not reach the peer:
+     * the error a {@code Connection}'s {@code onDispose()} then carries. Here the connection is not direct and the
+     * peer never runs, so it posts no receives beyond its first 256, and each message goes out in a write of its own.
+     */
+    @Test
+    void aCloseThatCannotFlushEndsAtItsDeadlineCountingWhatDidNotReachThePeer() throws Exception {
+        final EventLoopGroup loops = start(1, IdleStrategies.supplier("backoff"), true);
+        final EventLoop loop = loops.next();
+        final ProtocolOptions options = new ProtocolOptions(4, 65536, 1 << 20, Duration.ofSeconds(1),
+            Duration.ofSeconds(30));
+        final RdmaDevice clientDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory)
+            .property(io.rdmareactive.provider.shm.ShmProvider.DIRECT_PEER_ACCESS_PROPERTY, "false").build());
+        try (Listener listener = device.listen("unflushed")) {
+            final CompletableFuture<ProtocolConnection> accepted = CompletableFuture.supplyAsync(() ->
+                ConnectionEstablishment.accept(device, listener.accept(BOUND), options));
+            final ProtocolConnection client = ConnectionEstablishment.connect(clientDevice, "unflushed", options,
+                BOUND);
+            final ProtocolConnection server = accepted.get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            try {
+                assertThat(client.sendsDirect()).isFalse();
+                loop.execute(() -> loop.add(client));
+                loops.invoke();
+                for (int i = 0; i < 300; i++) {
+                    final var out = client.stream(1);
+                    final int index = out.claim(20);
+                    assertThat(index).as("room for message %d", i).isNotNegative();
+                    out.buffer().putInt(index, i);
+                    out.commit(io.rdmareactive.internal.protocol.ProtocolStream.WHOLE);
+                    loops.invoke(); // a duty cycle: the message goes out alone
+                }
+                final CountDownLatch closed = new CountDownLatch(1);
+                loop.execute(() -> loop.close(client, TimeUnit.MILLISECONDS.toNanos(100), () -> true,
+                    closed::countDown));
+                final long deadline = System.nanoTime() + BOUND.toNanos();
+                while (closed.getCount() > 0 && System.nanoTime() < deadline) {
+                    loops.invoke();
+                    Thread.sleep(1);
+                }
+                assertThat(closed.getCount()).as("the close ran").isZero();
+                final java.util.regex.Matcher counted = java.util.regex.Pattern.compile("^closed with (\\d+) "
+                    + "message\\(s\\) \\(\\d+ bytes, on 1 stream\\(s\\)\\) committed to send that did not reach the "
+                    + "peer's memory within 1\\d\\d ms").matcher(String.valueOf(client.error()));
+                assertThat(counted.find()).as(client.error()).isTrue();
+                assertThat(Integer.parseInt(counted.group(1))).as("beyond the peer's 256 receives")
+                    .isBetween(300 - 256, 300);
+            } finally {
+                server.close();
+            }
+        } finally {
+            clientDevice.close();
+        }
+    }
+
     @Test
     void tasksHandedOverFromManyThreadsEachRunOnceOnTheLoopInTheOrderEachThreadHandedThemOver() throws Exception {
         final EventLoop loop = start(1).next();

@@ -216,6 +216,32 @@ class AuthenticatedHandshakeProtocolTest {
         }
     }
 
+    /**
+     * A server without the secret (or one that relays) can challenge a client and accept its proof, but cannot make
+     * the answer's MAC: the client checks it before it sends anything, so the server gets no key.
+     */
+    @Test
+    void aServerWhoseAnswerDoesNotCheckGetsNoKeyFromTheClient() throws Exception {
+        final CompletableFuture<Rogue> rogueServer = CompletableFuture.supplyAsync(() -> {
+            listener.accept(TIMEOUT).reject(ChallengeFlyweight.encode(new byte[HandshakeFlyweight.COOKIE_LENGTH]));
+            final ConnectRequest proven = listener.accept(TIMEOUT);
+            final byte[] answer = Rogue.proposal(); // settings and AUTH, a nonce, a MAC it could only guess
+            Arrays.fill(answer, HandshakeFlyweight.AUTH_MAC_OFFSET, HandshakeFlyweight.AUTH_LENGTH, (byte) 0x33);
+            final CompletionQueue completions = serverDevice.createCompletionQueue(16);
+            final MemoryRegion memory = serverDevice.allocateRegion(16384, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            return new Rogue(completions, memory, proven.accept(Rogue.options(completions, memory), answer),
+                proven.privateData());
+        }, task -> new Thread(task, "rogue-server").start());
+        assertThatThrownBy(() -> ConnectionEstablishment.connect(clientDevice, "auth", OPTIONS, TIMEOUT, SECRET))
+            .isInstanceOf(ProtocolException.class)
+            .hasMessageContaining("authentication failed: the server at 'auth' does not know the secret")
+            .hasMessageContaining("this side sent it no key");
+        try (Rogue server = rogueServer.get()) {
+            assertThat(server.awaitReceive()).as("what the client sent the rogue server: nothing")
+                .isNotEqualTo(CompletionStatus.SUCCESS);
+        }
+    }
+
     @Test
     void aProofReplayedFromAnotherQueuePairIsRefused() throws Exception {
         final CompletableFuture<Object> first = serve(SECRET, TIMEOUT);

@@ -114,6 +114,19 @@ class DirectPeerAccessTest {
             assertThat(Long.parseLong(counted.group(2))).as("bytes: the same frame for each message")
                 .isEqualTo(messages * (long) FrameHeaderFlyweight.alignedLength(FrameHeaderFlyweight.HEADER_LENGTH + 20));
         }
+        try (ConnectionPair pair = ConnectionPair.open(options, false)) {
+            // a connection that fails (here: as a failed post would fail it) counts the same in its error
+            final ProtocolStream out = pair.client.stream(1);
+            for (int i = 0; i < 300; i++) {
+                final int index = out.claim(20);
+                ProtocolConnectionTest.Receiver.fill(out.buffer(), index, 1, i, 8);
+                out.commit(ProtocolStream.WHOLE);
+                pair.client.doWork(System.nanoTime());
+            }
+            pair.client.fail("posting to the queue pair failed");
+            assertThat(pair.client.error()).matches("posting to the queue pair failed; \\d+ message\\(s\\) \\(\\d+ bytes, "
+                + "on 1 stream\\(s\\)\\) committed to send had not been seen to reach the peer's memory and may be lost");
+        }
         try (ConnectionPair pair = ConnectionPair.open(SMALL)) {
             final ProtocolStream out = pair.client.stream(1);
             final int index = out.claim(20);

@@ -33,7 +33,9 @@ import org.junit.jupiter.api.Test;
  * The end-to-end half of the fuzz ({@link ProtocolFuzzer} is the in-process half): rogue peers over the
  * shared-memory provider, each of which speaks the handshake (or an absurd one) and then RDMA-writes seeded garbage
  * into the memory it was given: random and mutated frames at random places of the rings, credit and grant words
- * moved anywhere, immediates with any stream id and advance. After each, the victim's driver has thrown nothing,
+ * moved anywhere, immediates with any stream id and advance. One rogue in four also writes extreme values into the
+ * shared files: its own queue-pair file and region table, and, half of those times, the victim's queue-pair file
+ * (the indexes by which the rogue takes the victim's receives). After each, the victim's driver has thrown nothing,
  * has either ended that connection with an error or still stands, and its honest connection, open throughout,
  * still carries a message each way. {@code -Dfuzz.connections} rogue connections (60 by default) from
  * {@code -Dfuzz.seed}.
@@ -172,6 +174,10 @@ class RoguePeerFuzzTest {
             victim.doWork(System.nanoTime());
             if (scribbleIn != null) {
                 scribble(random, scribbleIn, rogue.localEndpoint());
+                if (random.nextBoolean()) {
+                    // the victim's own queue-pair file, which the rogue maps to take its receives: its indexes too
+                    scribble(random, scribbleIn, rogue.peerEndpoint(), false);
+                }
             }
             final int writes = 1 + random.nextInt(6);
             final SendWorkRequest send = rogue.newSendRequest(1);
@@ -226,11 +232,21 @@ class RoguePeerFuzzTest {
      */
     private static void scribble(final SplittableRandom random, final Path directory, final byte[] endpoint)
         throws java.io.IOException {
+        scribble(random, directory, endpoint, true);
+    }
+
+    /**
+     * Writes extreme or random longs at random places of an endpoint's queue-pair file (its state, its producer and
+     * consumer indexes among them) and, with {@code regionTable}, of its device's region table.
+     */
+    private static void scribble(final SplittableRandom random, final Path directory, final byte[] endpoint,
+                                 final boolean regionTable) throws java.io.IOException {
         final String deviceId = new String(endpoint, 0, endpoint.length - 5, StandardCharsets.UTF_8);
         final int number = java.nio.ByteBuffer.wrap(endpoint, endpoint.length - 4, 4).getInt();
         final long[] values = {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE, 1L << 40};
-        for (final Path file : List.of(directory.resolve(deviceId + ".qp" + number),
-            directory.resolve(deviceId + ".mrt"))) {
+        final Path queuePair = directory.resolve(deviceId + ".qp" + number);
+        for (final Path file : regionTable ? List.of(queuePair, directory.resolve(deviceId + ".mrt"))
+            : List.of(queuePair)) {
             try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
                 java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
                 final java.nio.MappedByteBuffer map = channel.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0,
@@ -239,6 +255,10 @@ class RoguePeerFuzzTest {
                 for (int i = 0; i < places; i++) {
                     final int at = 8 * random.nextInt((int) (channel.size() / 8));
                     map.putLong(at, random.nextBoolean() ? values[random.nextInt(values.length)] : random.nextLong());
+                }
+                if (file.equals(queuePair) && random.nextBoolean()) {
+                    // a queue-pair file's producer and consumer indexes (at 128 and 256), named on purpose
+                    map.putLong(random.nextBoolean() ? 128 : 256, values[random.nextInt(values.length)]);
                 }
             }
         }

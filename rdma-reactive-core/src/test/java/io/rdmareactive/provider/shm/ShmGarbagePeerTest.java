@@ -100,6 +100,23 @@ class ShmGarbagePeerTest {
     }
 
     @Test
+    void aConsumerIndexOfLongMinValueDoesNotMakeTheErrorStatesFlushLoopForEver() throws Exception {
+        final QueuePair[] pair = connect();
+        final QueuePair serverQp = pair[0];
+        assertThat(serverQp.postReceive(serverQp.newReceiveRequest(8).add(1).add(2).add(3))).isEqualTo(PostStatus.OK);
+        try (OffHeapMemory file = OffHeapMemory.mapFile(server.directory().queuePair(server.id(), serverQp.number()),
+            4096, OffHeapMemory.FileMode.OPEN_EXISTING)) {
+            file.buffer().putLongVolatile(QueuePairFile.CONSUMER, Long.MIN_VALUE);
+        }
+        // entering the error state flushes the posted receives: at most the ones this side posted
+        final CompletableFuture<Void> failing = CompletableFuture.runAsync(serverQp::disconnect);
+        failing.get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(serverQp.state()).isEqualTo(io.rdmareactive.spi.QueuePairState.ERROR);
+        serverQp.close();
+        pair[1].close();
+    }
+
+    @Test
     void aRegionTableEntryWithAnImpossibleBaseOrLengthRefusesTheWriteWithARemoteAccessError() throws Exception {
         final QueuePair[] pair = connect();
         final QueuePair clientQp = pair[1];
