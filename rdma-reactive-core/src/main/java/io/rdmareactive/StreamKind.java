@@ -26,11 +26,13 @@ public enum StreamKind {
 
     /** @return the kind of an OPEN frame's code, or null for a code no kind has */
     static StreamKind of(final int code) {
-        for (final StreamKind kind : values()) {
+        for (final StreamKind kind : KINDS) { // values() would copy the array, once per stream opened
             if (kind.code == code) {
                 return kind;
             }
         }
         return null;
     }
+
+    private static final StreamKind[] KINDS = values();
 }
