@@ -33,13 +33,15 @@ import org.agrona.concurrent.AtomicBuffer;
 final class RegionTable {
 
     static final int MAGIC = 0x524d5254; // "RRMT"
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     static final int HEADER_LENGTH = 64;
     static final int ENTRY_LENGTH = 256;
     static final int MAX_PATH_BYTES = ENTRY_LENGTH - 40;
-    static final int INDEX_BITS = 12;
+    /** 16,383 regions per device: three per connection (its two regions, its doorbell registration) and more. */
+    static final int INDEX_BITS = 14;
     static final int ENTRIES = 1 << INDEX_BITS;
-    static final int GENERATION_MASK = 0x7_FFFF;
+    /** The generation's bits above the index's, below the remote-key bit. */
+    static final int GENERATION_MASK = (1 << (31 - INDEX_BITS)) - 1;
     static final int REMOTE_KEY_BIT = 0x8000_0000;
     static final long LENGTH = HEADER_LENGTH + (long) ENTRIES * ENTRY_LENGTH;
 
