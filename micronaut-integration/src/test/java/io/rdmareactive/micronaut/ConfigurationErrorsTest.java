@@ -34,6 +34,20 @@ class ConfigurationErrorsTest {
     }
 
     @Test
+    void aSecretThatIsNotBase64OrTooShortIsNamedWithoutItsValue() {
+        assertStartupFails(Map.of("rdma.clients.default.address", "x", "rdma.clients.default.secret", "not base64!"),
+            "rdma.clients.default.secret must be base64");
+        assertStartupFails(Map.of("rdma.servers.default.address", "x", "rdma.servers.default.secret", "c2hvcnQ=",
+            "spec.side", "server"), "rdma.servers.default.secret decodes to 5 bytes: too short");
+    }
+
+    @Test
+    void aServerLimitBelowOneIsNamed() {
+        assertStartupFails(Map.of("rdma.servers.default.address", "x", "rdma.servers.default.max-pending-handshakes",
+            "0", "spec.side", "server"), "rdma.servers.default.max-pending-handshakes must be at least 1; it is 0");
+    }
+
+    @Test
     void aListenerWithoutAServerAddressIsNamed() {
         assertStartupFails(Map.of("spec.side", "server"), "rdma.servers.default.address is not set");
     }

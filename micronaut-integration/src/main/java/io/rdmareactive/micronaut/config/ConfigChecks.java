@@ -41,4 +41,22 @@ final class ConfigChecks {
         }
         return value;
     }
+
+    /** @return the decoded secret, or a {@link ConfigurationException} naming the key (never the value) */
+    static byte[] secret(final String key, final String value) {
+        final byte[] decoded;
+        try {
+            decoded = java.util.Base64.getDecoder().decode(value == null ? "" : value.strip());
+        } catch (final IllegalArgumentException ex) {
+            throw new ConfigurationException(key + " must be base64 (e.g. from 'openssl rand -base64 32'): "
+                + ex.getMessage());
+        }
+        try {
+            RdmaServer.create().secret(decoded); // the library's own check of a secret
+        } catch (final IllegalArgumentException ex) {
+            throw new ConfigurationException(key + " decodes to " + decoded.length + " bytes: too short; use random "
+                + "bytes, e.g. 'openssl rand -base64 32'");
+        }
+        return decoded;
+    }
 }

@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * What a named server ({@code rdma.servers.<name>.*}) and a named client ({@code rdma.clients.<name>.*}) both
- * configure: address, provider, directory, streams and rings, message size, prefetch, idle strategy and liveness.
+ * configure: address, provider, directory, streams and rings, message size, prefetch, idle strategy, liveness and the
+ * secret of the authenticated handshake.
  * Every setter checks its value and throws a {@link ConfigurationException} naming the full key.
  */
 public abstract class RdmaEndpointConfiguration {
@@ -25,6 +26,7 @@ public abstract class RdmaEndpointConfiguration {
     private String idleStrategy;
     private Duration keepalive = Duration.ofSeconds(1);
     private Duration livenessTimeout = Duration.ofSeconds(5);
+    private byte[] secret;
 
     /**
      * @param prefix the properties' prefix, {@code rdma.servers} or {@code rdma.clients}
@@ -142,6 +144,23 @@ public abstract class RdmaEndpointConfiguration {
 
     public void setLivenessTimeout(final Duration livenessTimeout) {
         this.livenessTimeout = ConfigChecks.positive(key("liveness-timeout"), livenessTimeout);
+    }
+
+    /**
+     * @return {@code <prefix>.<name>.secret}: the shared secret of the authenticated handshake, decoded (a copy), or
+     * empty for none (the default). A server with a secret serves only clients with the same one; a client with one
+     * connects only to a server with the same one. See docs/security.md.
+     */
+    public Optional<byte[]> getSecret() {
+        return Optional.ofNullable(secret).map(byte[]::clone);
+    }
+
+    /**
+     * @param secret the secret in base64 (at least 16 bytes once decoded; e.g. {@code openssl rand -base64 32}), best
+     *               given through an environment variable or a secrets file rather than written in the configuration
+     */
+    public void setSecret(final String secret) {
+        this.secret = ConfigChecks.secret(key("secret"), secret);
     }
 
     /**

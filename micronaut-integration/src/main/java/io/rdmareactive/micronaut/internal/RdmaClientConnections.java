@@ -85,6 +85,9 @@ public class RdmaClientConnections {
         if (directory.isPresent()) {
             client = client.directory(directory.get());
         }
+        if (config.getSecret().isPresent()) {
+            client = client.secret(config.getSecret().get());
+        }
         return client;
     }
 

@@ -62,8 +62,13 @@ public class RdmaServers {
                 .liveness(config.getKeepalive(), config.getLivenessTimeout())
                 .prefetch(config.getPrefetch())
                 .idleStrategy(config.getIdleStrategy().orElse(rdma.getIdleStrategy()))
+                .maxConnections(config.getMaxConnections())
+                .maxPendingHandshakes(config.getMaxPendingHandshakes())
                 .codecs(codecs)
                 .handleStreams(router);
+            if (config.getSecret().isPresent()) {
+                server = server.secret(config.getSecret().get());
+            }
             final var directory = config.getDirectory().or(rdma::getDirectory);
             if (directory.isPresent()) {
                 server = server.directory(directory.get());

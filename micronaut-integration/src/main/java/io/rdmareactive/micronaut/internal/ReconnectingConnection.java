@@ -66,6 +66,7 @@ public final class ReconnectingConnection {
                 .maxBackoff(config.getReconnectMaxBackoff())
                 .filter(error -> !closing)
                 .doBeforeRetry(signal -> {
+                    lastFailure = signal.failure();
                     if (signal.totalRetries() == 0 || signal.totalRetries() % 10 == 9) {
                         LOG.info("RDMA client '{}' cannot connect to {} yet ({}); retrying", config.getName(),
                             config.getAddress().orElse("?"), signal.failure().getMessage());
@@ -78,12 +79,26 @@ public final class ReconnectingConnection {
             config.getName(), error.toString()));
     }
 
+    /** A call found no connection in time: why, with the last attempt's failure when there was one. */
+    private RdmaConnectionException noConnection() {
+        final Throwable failure = lastFailure;
+        final String prefix = "the RDMA client '" + config.getName() + "' has no connection to "
+            + config.getAddress().orElse("?") + " after " + config.getConnectTimeout() + " ("
+            + config.key("connect-timeout") + "); ";
+        return failure == null ? new RdmaConnectionException(prefix + "is the server up?")
+            : new RdmaConnectionException(prefix + "the last attempt failed: " + failure.getMessage(), failure);
+    }
+
+    /** Why the last connection attempt failed, or null once connected (for the calls that find no connection). */
+    private volatile Throwable lastFailure;
+
     private void established(final Connection connection) {
         if (closing) {
             connection.dispose();
             return;
         }
         connected = connection;
+        lastFailure = null;
         connections.incrementAndGet();
         LOG.info("RDMA client '{}' connected to {}", config.getName(), connection.peer());
         connection.onDispose().onErrorResume(error -> {
@@ -118,9 +133,7 @@ public final class ReconnectingConnection {
             final Mono<Connection> connection = Mono.defer(() -> current).filter(c -> !c.isDisposed())
                 .repeatWhenEmpty(Integer.MAX_VALUE, empty -> empty.delayElements(Duration.ofMillis(5)));
             return connection
-                .timeout(config.getConnectTimeout(), Mono.error(() -> new RdmaConnectionException("the RDMA client '"
-                    + config.getName() + "' has no connection to " + config.getAddress().orElse("?") + " after "
-                    + config.getConnectTimeout() + " (" + config.key("connect-timeout") + "); is the server up?")))
+                .timeout(config.getConnectTimeout(), Mono.error(this::noConnection))
                 .flatMapMany(established -> permits.run(Flux.defer(() -> call.apply(established))
                     .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(1)).maxBackoff(Duration.ofMillis(50))
                         .filter(ReconnectingConnection::allStreamsBusy))))
