@@ -271,15 +271,15 @@ public final class ConnectionEstablishment {
         final boolean direct = proposal.isDirect() && canMapPeers(device);
         try {
             final byte[] answer = authenticatedHandshake(agreed, HandshakeAuthentication.nonce(), direct);
-            final AuthReceive proofReceive = new AuthReceive(resources.local, agreed);
+            final AuthReceive keysReceive = new AuthReceive(resources.local, agreed);
             // the MAC binds the connection's endpoints, known once the queue pair exists
-            final QueuePair queuePair = request.accept(resources.queuePairOptions(agreed, proofReceive), created -> {
+            final QueuePair queuePair = request.accept(resources.queuePairOptions(agreed, keysReceive), created -> {
                 System.arraycopy(AuthExchange.answerMac(secret, proposalData, answer, created), 0, answer,
                     HandshakeFlyweight.AUTH_MAC_OFFSET, HandshakeAuthentication.ANSWER_MAC_LENGTH);
                 return answer;
             });
             return new Authenticating(device, agreed, resources, queuePair, new AuthExchange(secret, proposalData,
-                answer, resources.completions, resources.local, resources.remote, queuePair, proofReceive,
+                answer, resources.completions, resources.local, resources.remote, queuePair, keysReceive,
                 "the client " + request.peerDescription()), direct);
         } catch (final RuntimeException ex) {
             resources.close();
