@@ -75,6 +75,11 @@ final class FaultyQueuePair implements QueuePair {
     }
 
     @Override
+    public void wakePeer() {
+        delegate.wakePeer();
+    }
+
+    @Override
     public SendWorkRequest newSendRequest(final int capacity) {
         final RecordedSendRequest recorded = new RecordedSendRequest(capacity);
         real.put(recorded, delegate.newSendRequest(capacity));

@@ -201,6 +201,71 @@ class EventLoopTest {
         }
     }
 
+    /**
+     * Two shared-memory devices, as two processes would have, each with a loop that parks for a minute whenever it
+     * has nothing to do, longer than this test waits. Once both loops sleep, a message committed on one side reaches
+     * the other side only because the commit found that loop's sleep word set in its doorbell page and had its device
+     * wake it ({@code QueuePair.wakePeer}: a frame over the connection's socket, which the other device's connection
+     * manager turns into {@code EventLoopGroup.wakeAll}). Without it the message waited for the park to end.
+     */
+    @Test
+    void aLoopParkedForAMinuteIsWokenByAPeerOfAnotherDeviceThatWritesToIt() throws Exception {
+        final Supplier<IdleStrategy> parkLong = () -> new org.agrona.concurrent.SleepingIdleStrategy(
+            TimeUnit.SECONDS.toNanos(60));
+        final EventLoopGroup serverLoops = start(1, parkLong, false);
+        device.onPeerWake(serverLoops::wakeAll);
+        final RdmaDevice clientDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory)
+            .build());
+        final EventLoopGroup clientLoops = EventLoopGroup.start(name + "-client", clientDevice, 1, parkLong,
+            counters.errors(), Thread::new, false);
+        clientDevice.onPeerWake(clientLoops::wakeAll);
+        final ProtocolOptions options = ProtocolOptions.DEFAULTS;
+        try (Listener listener = device.listen("parked")) {
+            final CompletableFuture<ProtocolConnection> accepted = CompletableFuture.supplyAsync(() ->
+                ConnectionEstablishment.accept(device, listener.accept(BOUND), options));
+            final ProtocolConnection client = ConnectionEstablishment.connect(clientDevice, "parked", options, BOUND);
+            final ProtocolConnection server = accepted.get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(client.sendsDirect()).as("direct peer access").isTrue();
+            final CountDownLatch arrived = new CountDownLatch(1);
+            server.activity(new StreamActivity() {
+                @Override
+                public void onFramesArrived(final int stream) {
+                    arrived.countDown();
+                }
+
+                @Override
+                public void onProducerReady(final int stream) {
+                }
+
+                @Override
+                public void onTerminated() {
+                }
+            });
+            final EventLoop serverLoop = serverLoops.next();
+            final EventLoop clientLoop = clientLoops.next();
+            serverLoop.execute(() -> serverLoop.add(server));
+            clientLoop.execute(() -> clientLoop.add(client));
+            // both connections park once each side mapped the other's doorbell page; each task wakes its loop for a
+            // look, as the loops would on their own within their park
+            Awaitility.await("both connections parked").atMost(BOUND).pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    serverLoop.execute(() -> { });
+                    clientLoop.execute(() -> { });
+                    return serverLoop.parkedCount() == 1 && clientLoop.parkedCount() == 1;
+                });
+            Thread.sleep(200); // nothing more to do: both threads go to sleep for a minute
+
+            final var out = client.stream(1);
+            final int index = out.claim(8);
+            out.buffer().putLong(index, 42);
+            out.commit(io.rdmareactive.internal.protocol.ProtocolStream.WHOLE); // straight into the server's ring
+            assertThat(arrived.await(20, TimeUnit.SECONDS)).as("the server's sleeping loop saw the frame").isTrue();
+        } finally {
+            clientLoops.close();
+            clientDevice.close();
+        }
+    }
+
     @Test
     void tasksHandedOverFromManyThreadsEachRunOnceOnTheLoopInTheOrderEachThreadHandedThemOver() throws Exception {
         final EventLoop loop = start(1).next();
