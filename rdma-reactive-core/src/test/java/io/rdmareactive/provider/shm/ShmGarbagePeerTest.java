@@ -84,35 +84,37 @@ class ShmGarbagePeerTest {
         }
     }
 
-    @Test
-    void aConsumerIndexOfLongMinValueDoesNotMakeCloseLoopForEver() throws Exception {
+    /**
+     * A connected pair whose server queue pair has three receives posted and, as a peer gone wrong would leave it, a
+     * consumer index of {@code Long.MIN_VALUE} in its file (the peer takes receives with a compare-and-set on it).
+     */
+    private QueuePair[] connectWithAWreckedConsumerIndex() throws Exception {
         final QueuePair[] pair = connect();
         final QueuePair serverQp = pair[0];
         assertThat(serverQp.postReceive(serverQp.newReceiveRequest(8).add(1).add(2).add(3))).isEqualTo(PostStatus.OK);
-        // the peer takes receives with a compare-and-set on the consumer index of this file: play a peer gone wrong
         try (OffHeapMemory file = OffHeapMemory.mapFile(server.directory().queuePair(server.id(), serverQp.number()),
             4096, OffHeapMemory.FileMode.OPEN_EXISTING)) {
             file.buffer().putLongVolatile(QueuePairFile.CONSUMER, Long.MIN_VALUE);
         }
-        final CompletableFuture<Void> closing = CompletableFuture.runAsync(serverQp::close);
+        return pair;
+    }
+
+    @Test
+    void aConsumerIndexOfLongMinValueDoesNotMakeCloseLoopForEver() throws Exception {
+        final QueuePair[] pair = connectWithAWreckedConsumerIndex();
+        final CompletableFuture<Void> closing = CompletableFuture.runAsync(pair[0]::close);
         closing.get(BOUND.toMillis(), TimeUnit.MILLISECONDS); // a loop over 2^63 receives would never end
         pair[1].close();
     }
 
     @Test
     void aConsumerIndexOfLongMinValueDoesNotMakeTheErrorStatesFlushLoopForEver() throws Exception {
-        final QueuePair[] pair = connect();
-        final QueuePair serverQp = pair[0];
-        assertThat(serverQp.postReceive(serverQp.newReceiveRequest(8).add(1).add(2).add(3))).isEqualTo(PostStatus.OK);
-        try (OffHeapMemory file = OffHeapMemory.mapFile(server.directory().queuePair(server.id(), serverQp.number()),
-            4096, OffHeapMemory.FileMode.OPEN_EXISTING)) {
-            file.buffer().putLongVolatile(QueuePairFile.CONSUMER, Long.MIN_VALUE);
-        }
+        final QueuePair[] pair = connectWithAWreckedConsumerIndex();
         // entering the error state flushes the posted receives: at most the ones this side posted
-        final CompletableFuture<Void> failing = CompletableFuture.runAsync(serverQp::disconnect);
+        final CompletableFuture<Void> failing = CompletableFuture.runAsync(pair[0]::disconnect);
         failing.get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
-        assertThat(serverQp.state()).isEqualTo(io.rdmareactive.spi.QueuePairState.ERROR);
-        serverQp.close();
+        assertThat(pair[0].state()).isEqualTo(io.rdmareactive.spi.QueuePairState.ERROR);
+        pair[0].close();
         pair[1].close();
     }
 
