@@ -48,12 +48,6 @@ final class ConnectionMonitor implements AutoCloseable {
         selector.wakeup();
     }
 
-    /** Runs {@code task} on the connection manager's thread, soon (any thread; never blocks the caller). */
-    void execute(final Runnable task) {
-        changes.add(task);
-        selector.wakeup();
-    }
-
     /** Stops watching a queue pair (it is being closed). */
     void unwatch(final ShmQueuePair queuePair) {
         final CmChannel channel = queuePair.channel();

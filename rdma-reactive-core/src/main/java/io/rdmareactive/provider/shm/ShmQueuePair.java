@@ -679,25 +679,10 @@ final class ShmQueuePair implements QueuePair {
         }
     }
 
-    /**
-     * Hands the WAKE frame to this device's connection-manager thread, which writes it: the caller (a producer on the
-     * data path) never waits on the socket. At most one waits to be written at a time.
-     */
     @Override
     public void wakePeer() {
-        if (channel != null && file.state() == QueuePairFile.STATE_READY && wakeQueued.compareAndSet(false, true)) {
-            device.monitor().execute(sendWake);
-        }
-    }
-
-    private final java.util.concurrent.atomic.AtomicBoolean wakeQueued = new java.util.concurrent.atomic.AtomicBoolean();
-    private final Runnable sendWake = this::sendWake;
-
-    /** On the connection-manager thread. */
-    private void sendWake() {
-        wakeQueued.set(false);
         final CmChannel cm = channel;
-        if (cm != null && !closed.get()) {
+        if (cm != null && file.state() == QueuePairFile.STATE_READY) {
             try {
                 cm.send(CmChannel.WAKE, ByteBuffer.allocate(0));
             } catch (final IOException ignored) {
