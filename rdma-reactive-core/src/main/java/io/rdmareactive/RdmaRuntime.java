@@ -168,7 +168,6 @@ public final class RdmaRuntime implements Disposable {
             counters = DriverCounters.create(countersDirectory(directory), name);
             final EventLoopGroup loops = EventLoopGroup.start(name, device, loopCount, IdleStrategies.supplier(idle),
                 counters.errors(), LoopThread::new, invoker);
-            device.onPeerWake(loops::wakeAll); // a peer in another process found a loop asleep
             return new RdmaRuntime(device, name, counters, loops, key, idle);
         } catch (final RuntimeException ex) {
             if (counters != null) {

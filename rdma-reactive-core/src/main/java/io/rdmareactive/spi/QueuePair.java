@@ -40,15 +40,6 @@ public interface QueuePair extends AutoCloseable {
     /** @return the peer's end of the connection, as the peer's {@link #localEndpoint()} gives it (a copy) */
     byte[] peerEndpoint();
 
-    /**
-     * Asks the peer's process to wake the threads that poll its side ({@link RdmaDevice#onPeerWake}), for a peer
-     * that wrote it is asleep where this side writes directly ({@link #peerMemoryAddress}). Any thread; a system call
-     * on shared memory, meant for the first write after the peer went to sleep, not for every write. Providers whose
-     * adapter wakes the peer (a completion) do nothing.
-     */
-    default void wakePeer() {
-    }
-
     /** @return a reusable batch of up to {@code capacity} send requests for this queue pair */
     SendWorkRequest newSendRequest(int capacity);
 

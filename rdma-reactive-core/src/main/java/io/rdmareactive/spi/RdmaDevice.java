@@ -116,16 +116,6 @@ public interface RdmaDevice extends AutoCloseable {
      */
     int pollEvents(ConnectionEventHandler handler, int limit);
 
-    /**
-     * Sets what runs, on the provider's own thread, when a peer asks this process to wake ({@link QueuePair#wakePeer}):
-     * the threads that poll this device's queue pairs should look again. Set once, by whoever polls; the default does
-     * nothing (a provider whose peers never ask).
-     *
-     * @param handler quick and non-blocking
-     */
-    default void onPeerWake(final Runnable handler) {
-    }
-
     /** Closes every queue pair, listener, completion queue and region of this device, and the device. Idempotent. */
     @Override
     void close();

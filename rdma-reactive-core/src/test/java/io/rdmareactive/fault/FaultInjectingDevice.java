@@ -191,11 +191,6 @@ public final class FaultInjectingDevice implements RdmaDevice {
     }
 
     @Override
-    public void onPeerWake(final Runnable handler) {
-        delegate.onPeerWake(handler);
-    }
-
-    @Override
     public io.rdmareactive.spi.ProtectionDomain allocateProtectionDomain() {
         return delegate.allocateProtectionDomain();
     }

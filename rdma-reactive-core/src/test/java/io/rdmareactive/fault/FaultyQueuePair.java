@@ -75,11 +75,6 @@ final class FaultyQueuePair implements QueuePair {
     }
 
     @Override
-    public void wakePeer() {
-        delegate.wakePeer();
-    }
-
-    @Override
     public SendWorkRequest newSendRequest(final int capacity) {
         final RecordedSendRequest recorded = new RecordedSendRequest(capacity);
         real.put(recorded, delegate.newSendRequest(capacity));

@@ -495,31 +495,6 @@ public final class EventLoop implements Agent {
         return work;
     }
 
-    /** Idle turns in a row (loop thread), and how many the idle strategy takes before it parks (-1: never). */
-    private long idleTurns;
-    private long turnsBeforePark = IdleStrategies.NEVER_PARKS;
-
-    /**
-     * The idle turn about to park the thread (loop thread): says so in the doorbell page's sleep word, then looks once
-     * more where a peer in another process writes (its doorbells, the frames it published to the connections this
-     * loop polls). A peer that writes after that look finds the word set and has its process wake this loop; one that
-     * wrote before is seen by it.
-     *
-     * @return true if a peer's write is waiting: do not park
-     */
-    private boolean sayAsleepAndLook(final Doorbells bells) {
-        bells.sleeping(true); // a volatile store: the reads below come after a peer can see it
-        if (bells.anyRung()) {
-            return true;
-        }
-        for (int i = 0; i < polledCount; i++) {
-            if (polled[i].connection.hasUnreadPublished()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * One connection's duty cycle, isolated: what it throws (a bug, an {@code Error} such as a fault on memory a peer
      * truncated) ends that connection with the cause and is counted, and the loop serves the others.
@@ -653,28 +628,22 @@ public final class EventLoop implements Agent {
     IdleStrategy wrap(final IdleStrategy delegate) {
         // a strategy that never parks (busy-spin, no-op, yielding) needs no waking: its loop never says it sleeps, so
         // the threads that hand it work never pay an unpark
-        turnsBeforePark = IdleStrategies.turnsBeforePark(delegate);
-        final boolean parks = turnsBeforePark != IdleStrategies.NEVER_PARKS;
+        final boolean parks = delegate instanceof org.agrona.concurrent.BackoffIdleStrategy
+            || delegate instanceof org.agrona.concurrent.SleepingIdleStrategy
+            || delegate instanceof org.agrona.concurrent.SleepingMillisIdleStrategy;
         mayPark = parks;
         return new IdleStrategy() {
             @Override
             public void idle(final int workCount) {
-                idleTurns = workCount > 0 ? 0 : idleTurns + 1;
                 if (workCount > 0 || !parks) {
                     delegate.idle(workCount);
                     return;
                 }
                 sleeping = true;
                 VarHandle.fullFence();
-                final Doorbells bells = doorbells;
-                final boolean parking = bells != null && idleTurns > turnsBeforePark;
                 final long seen = signals.get();
-                if (seen == signalsSeen && tasks.isEmpty() && overflow.isEmpty() && !stopping
-                    && (!parking || !sayAsleepAndLook(bells))) {
+                if (seen == signalsSeen && tasks.isEmpty() && overflow.isEmpty() && !stopping) {
                     delegate.idle(0);
-                }
-                if (parking) {
-                    bells.sleeping(false);
                 }
                 signalsSeen = seen;
                 sleeping = false;

@@ -107,13 +107,6 @@ public final class EventLoopGroup implements AutoCloseable {
     }
 
     /** @return the loop the next connection is pinned to: the loops in turn */
-    /** Wakes every loop that sleeps (any thread): a peer in another process asked, not knowing which loop. */
-    public void wakeAll() {
-        for (final EventLoop loop : loops) {
-            loop.notifyWork();
-        }
-    }
-
     public EventLoop next() {
         return loops[Math.floorMod(nextLoop.getAndIncrement(), loops.length)];
     }

@@ -142,34 +142,6 @@ public final class IdleStrategies {
         return strategy;
     }
 
-    /** {@link #turnsBeforePark} of a strategy that never parks its thread. */
-    public static final long NEVER_PARKS = -1;
-
-    /**
-     * @return how many idle turns in a row a strategy spins or yields before it parks the thread: 0 for the sleeping
-     *     strategies (every idle turn parks), {@code maxSpins + maxYields} for {@code backoff}, {@link #NEVER_PARKS}
-     *     for those that never park
-     */
-    public static long turnsBeforePark(final IdleStrategy strategy) {
-        if (strategy instanceof org.agrona.concurrent.SleepingIdleStrategy
-            || strategy instanceof org.agrona.concurrent.SleepingMillisIdleStrategy) {
-            return 0;
-        }
-        if (strategy instanceof BackoffIdleStrategy) {
-            try { // Agrona keeps them in protected fields; read once, when a loop starts
-                final Class<?> data = BackoffIdleStrategy.class.getSuperclass();
-                final java.lang.reflect.Field spins = data.getDeclaredField("maxSpins");
-                final java.lang.reflect.Field yields = data.getDeclaredField("maxYields");
-                spins.setAccessible(true);
-                yields.setAccessible(true);
-                return spins.getLong(strategy) + yields.getLong(strategy);
-            } catch (final ReflectiveOperationException | RuntimeException ex) {
-                return BackoffIdleStrategy.DEFAULT_MAX_SPINS + BackoffIdleStrategy.DEFAULT_MAX_YIELDS;
-            }
-        }
-        return NEVER_PARKS;
-    }
-
     private static IdleStrategy backoff(final String spec, final String parameters) {
         long maxSpins = BackoffIdleStrategy.DEFAULT_MAX_SPINS;
         long maxYields = BackoffIdleStrategy.DEFAULT_MAX_YIELDS;

@@ -22,17 +22,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class Doorbells implements AutoCloseable {
 
-    /** The page's length. */
+    /** The page's length: 32,768 doorbells. */
     public static final int LENGTH = 4096;
-    /**
-     * Offset of the loop's sleep word, in the page's last cache line: 1 while the loop is about to park or parked, 0
-     * otherwise. A peer in another process that rings a doorbell, or writes to a connection the loop polls, and finds
-     * it 1, takes it (sets it to 0) and asks its process to wake the loop ({@code QueuePair.wakePeer}); the loop's own
-     * process wakes it without it.
-     */
-    static final int SLEEP_OFFSET = LENGTH - 64;
-    /** The most doorbells one page holds: 32,256, the last cache line being the sleep word's. */
-    public static final int CAPACITY = SLEEP_OFFSET * Byte.SIZE;
+    /** The most doorbells one page holds. */
+    public static final int CAPACITY = LENGTH * Byte.SIZE;
 
     private final MemoryRegion region;
     private final AtomicBuffer page;
@@ -114,34 +107,6 @@ public final class Doorbells implements AutoCloseable {
             return 0;
         }
         return page.getAndSetLong(offset, 0);
-    }
-
-    /**
-     * The loop says it is about to park (1) or that it looks (0): a volatile store, so that what it reads after it
-     * is read after a peer can see the word (loop).
-     */
-    public void sleeping(final boolean asleep) {
-        page.putLongVolatile(SLEEP_OFFSET, asleep ? 1 : 0);
-    }
-
-    /** @return true if a doorbell of the page rang and was not taken yet (loop) */
-    public boolean anyRung() {
-        for (int word = 0; word < wordsInUse; word++) {
-            if (page.getLongVolatile(word << 3) != 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * A peer found this page's loop asleep (any thread, any process mapping it, after its writes and a full fence):
-     * takes the sleep word, so that one waker of a sleep asks for the wake.
-     *
-     * @return true if the caller must wake the loop
-     */
-    static boolean takeSleeper(final AtomicBuffer page) {
-        return page.getLongVolatile(SLEEP_OFFSET) != 0 && page.compareAndSetLong(SLEEP_OFFSET, 1, 0);
     }
 
     /** Rings doorbell {@code doorbell} of {@code page} (any thread, any process mapping it). */

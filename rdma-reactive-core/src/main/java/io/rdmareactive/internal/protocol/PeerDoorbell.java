@@ -10,25 +10,18 @@ import org.agrona.concurrent.AtomicBuffer;
  *
  * <p>The peer's loop parks a connection only after this side acknowledged its doorbell (once the page is mapped here),
  * and only if the flag is clear after it said it parks; it clears the flag before it reads. So a write is always seen:
- * the flag was set while the peer looked (it looks again), or the doorbell rings. And the peer's loop thread, when it
- * goes to sleep, says so in its page's sleep word before its last look: a write that finds the word set asks the
- * peer's process to wake it ({@link Doorbells#takeSleeper}), so a loop in another process does not sleep through it.
+ * the flag was set while the peer looked (it looks again), or the doorbell rings.
  */
 final class PeerDoorbell {
 
     private final AtomicBuffer flag;
-    private final Runnable wake;
     /** The peer's doorbell page, mapped here; null until this side's loop mapped it. */
     private volatile AtomicBuffer page;
     private int doorbell;
 
-    /**
-     * @param flag the peer's look-flag (a long at offset 0), mapped here
-     * @param wake asks the peer's process to wake its loop (a system call: only when the loop said it sleeps)
-     */
-    PeerDoorbell(final AtomicBuffer flag, final Runnable wake) {
+    /** @param flag the peer's look-flag (a long at offset 0), mapped here */
+    PeerDoorbell(final AtomicBuffer flag) {
         this.flag = flag;
-        this.wake = wake;
     }
 
     /** The peer's doorbell page is mapped (loop): rings reach it from now on. */
@@ -53,23 +46,13 @@ final class PeerDoorbell {
 
     /** {@link #ring()} for a caller that has just made a full fence after its writes. */
     void ringFenced() {
-        final AtomicBuffer mappedPage = page;
         if (flag.getLongVolatile(0) != 0) {
-            // the peer's loop looks at this connection anyway, unless it went to sleep: its sleep word says (a read
-            // of a line that changes only when that loop parks)
-            wakeIfAsleep(mappedPage);
             return;
         }
         flag.putLongVolatile(0, 1); // a full fence: the page is read after the flag is visible
+        final AtomicBuffer mappedPage = page;
         if (mappedPage != null) {
             Doorbells.ring(mappedPage, doorbell);
-            wakeIfAsleep(mappedPage);
-        }
-    }
-
-    private void wakeIfAsleep(final AtomicBuffer mappedPage) {
-        if (mappedPage != null && Doorbells.takeSleeper(mappedPage)) {
-            wake.run();
         }
     }
 }

@@ -147,8 +147,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         this.peerLines = peerBase == 0 ? null
             : new UnsafeBuffer(peerBase + linesOffset, maxStreams * ConnectionLayout.LINE);
         this.peerDoorbell = peerBase == 0 ? null
-            : new PeerDoorbell(new UnsafeBuffer(peerLines, ConnectionLayout.LOOK_FLAG_OFFSET, Long.BYTES),
-                queuePair::wakePeer);
+            : new PeerDoorbell(new UnsafeBuffer(peerLines, ConnectionLayout.LOOK_FLAG_OFFSET, Long.BYTES));
         for (int s = 0; s < maxStreams; s++) {
             final long ring = ConnectionLayout.ringOffset(s, ringCapacity);
             final UnsafeBuffer creditLine = new UnsafeBuffer(lines, s * ConnectionLayout.LINE, ConnectionLayout.LINE);
@@ -522,23 +521,6 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             return false;
         }
         return true;
-    }
-
-    /**
-     * @return true if the peer published frames into a data stream's ring (direct peer access) that this side has not
-     *     read yet (loop; before its thread parks: reads each data stream's published position once)
-     */
-    public boolean hasUnreadPublished() {
-        if (!pollPublished || isTerminated()) {
-            return false;
-        }
-        for (int s = 1; s < maxStreams; s++) {
-            if (lines.getLongVolatile(s * ConnectionLayout.LINE + ConnectionLayout.PUBLISHED_OFFSET)
-                != streams[s].receiveRing().receivedPosition()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The loop polls the connection again (loop). */

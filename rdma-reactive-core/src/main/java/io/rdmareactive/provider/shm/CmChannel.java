@@ -17,7 +17,7 @@ import jdk.net.UnixDomainPrincipal;
 
 /**
  * The connection manager's side channel: a UNIX-domain socket between the two processes of a connection, carrying
- * small length-prefixed frames (connect, accept, reject, disconnect, queue pair error, wake). The kernel closes it when a
+ * small length-prefixed frames (connect, accept, reject, disconnect, queue pair error). The kernel closes it when a
  * process dies, so its end-of-file is how a dead peer is noticed at once.
  *
  * <pre>
@@ -27,7 +27,6 @@ import jdk.net.UnixDomainPrincipal;
  *  REJECT:     private data (bytes), reason (string)
  *  DISCONNECT: reason (string)
  *  QP_ERROR:   reason (string)
- *  WAKE:       nothing (the sender found this side's loop asleep: QueuePair.wakePeer)
  *  string / bytes: length (short) then the bytes
  * </pre>
  *
@@ -42,8 +41,6 @@ final class CmChannel implements AutoCloseable {
     static final int REJECT = 3;
     static final int DISCONNECT = 4;
     static final int QP_ERROR = 5;
-    /** The peer wrote into this side's memory and found this side's loop asleep: wake it. No payload. */
-    static final int WAKE = 6;
     static final int MAX_FRAME = 4096;
 
     private final SocketChannel channel;

@@ -166,22 +166,6 @@ final class ShmDevice implements RdmaDevice {
     // ------------------------------------------------------------------------------------------------ memory
 
     @Override
-    public void onPeerWake(final Runnable handler) {
-        this.peerWakeHandler = handler;
-    }
-
-    /** A peer asked this process to wake (the connection manager's thread). */
-    void peerWake() {
-        final Runnable handler = peerWakeHandler;
-        if (handler != null) {
-            handler.run();
-        }
-    }
-
-    /** What a peer's wake runs: the runtime's loops look again. */
-    private volatile Runnable peerWakeHandler;
-
-    @Override
     public ProtectionDomain allocateProtectionDomain() {
         checkOpen();
         return new ShmProtectionDomain(this, nextDomain.incrementAndGet());

@@ -662,10 +662,6 @@ final class ShmQueuePair implements QueuePair {
         if (closed.get()) {
             return;
         }
-        if (type == CmChannel.WAKE) {
-            device.peerWake();
-            return;
-        }
         String reason;
         try {
             reason = CmChannel.getString(payload);
@@ -676,18 +672,6 @@ final class ShmQueuePair implements QueuePair {
             enterError("the peer (" + peerDescription + ") disconnected: " + reason, ConnectionEvent.Type.DISCONNECTED);
         } else if (type == CmChannel.QP_ERROR) {
             enterError(reason, ConnectionEvent.Type.QUEUE_PAIR_ERROR);
-        }
-    }
-
-    @Override
-    public void wakePeer() {
-        final CmChannel cm = channel;
-        if (cm != null && file.state() == QueuePairFile.STATE_READY) {
-            try {
-                cm.send(CmChannel.WAKE, ByteBuffer.allocate(0));
-            } catch (final IOException ignored) {
-                // the peer is gone: nothing to wake, and its end reaches this side as a disconnect
-            }
         }
     }
 
