@@ -244,8 +244,16 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         }
         if (cancelled) {
             // the send was cancelled here: a cancel is no error, so end this direction with COMPLETE, so that the
-            // peer's inbound ends and the stream can be used again (nothing to end if it was never opened)
-            if (openKind == 0 && !stream.complete()) {
+            // peer's inbound ends and the stream can be used again. A send that was to open the stream opens it
+            // first, even cancelled before anything went out: this side's use of the stream has begun, its inbound
+            // waits for the peer's end of that use, and the peer learns of the use only from the OPEN
+            if (openKind != 0) {
+                if (!stream.open(openKind)) {
+                    return; // no room yet: the peer's credit will signal
+                }
+                openKind = 0;
+            }
+            if (!stream.complete()) {
                 return; // no room yet: the peer's credit will signal
             }
             finish(null);
