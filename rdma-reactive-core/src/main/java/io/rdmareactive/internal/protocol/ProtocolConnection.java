@@ -64,11 +64,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private final Liveness liveness;
     /** The streams producers and consumers touched since the loop last looked. */
     private final StreamMarks marks;
-    /**
-     * The streams the loop looks at in this duty cycle, one bit each (loop only): the marked ones, the ones that
-     * completions or published positions concern, and the ones it still watches (bytes not posted or not credited
-     * yet, credit not returned yet). A connection's cycle costs in proportion to these, not to its stream slots.
-     */
+    /** The streams the loop looks at in this duty cycle. */
+    private final WatchSet watch;
+    /** The watch set's words, the same array: the loops over the streams of this cycle read them. */
     private final long[] active;
     /** Direct peer access: look at every published position in the next cycle (at start; the look-flag was set). */
     private boolean scanPublished = true;
@@ -142,7 +140,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         this.control = new ControlStream(this, streams);
         this.liveness = new Liveness(options);
         this.marks = new StreamMarks(maxStreams);
-        this.active = new long[marks.wordCount()];
+        this.watch = new WatchSet(marks, streams);
+        this.active = watch.active;
         // direct: the peer's look-flag is line 0's published word (the control stream is never published)
         this.peerLines = peerBase == 0 ? null
             : new UnsafeBuffer(peerBase + linesOffset, maxStreams * ConnectionLayout.LINE);
@@ -391,19 +390,19 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 return work;
             }
         }
-        takeMarks();
+        watch.takeMarks();
         work += control.drain(); // two reads when nothing arrived: a test or a peer may advance it without a completion
         if (checkCorruption()) {
             return work;
         }
         activity.onPolled(); // the streams drain what arrived and commit their answers, posted below
-        takeMarks();
+        watch.takeMarks();
         if (receivesToRepost >= RECEIVE_DEPTH / 4) {
             repostReceives();
             work++;
         }
         work += control.send(active);
-        takeMarks(); // the control stream's own frames
+        watch.takeMarks(); // the control stream's own frames
         sends.clear();
         work += sendData();
         work += returnCredit();
@@ -428,7 +427,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         if (peerDoorbell != null && !peerDoorbell.isMapped() && !peerDoorbellUnusable) {
             mapPeerDoorbell();
         }
-        keepWatching();
+        watch.keepWatching();
         final String silence = liveness.check(now);
         if (silence != null) {
             fail(silence);
@@ -536,63 +535,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     /** @return true if the loop watches stream {@code s}: it looks at it in every cycle, unmarked (for tests) */
     boolean isWatched(final int s) {
-        return isActive(s);
-    }
-
-    /** @return true if the loop looks at stream {@code s} in this cycle */
-    private boolean isActive(final int s) {
-        return (active[s >>> 6] & (1L << s)) != 0;
-    }
-
-    /** The loop looks at stream {@code s} in this cycle (and the next, while it has work). */
-    private void activate(final int s) {
-        active[s >>> 6] |= 1L << s;
-    }
-
-    /** Adds the streams producers and consumers marked since the last look. */
-    private void takeMarks() {
-        for (int w = 0; w < active.length; w++) {
-            active[w] |= marks.take(w);
-        }
-    }
-
-    /**
-     * After the posts: the loop keeps looking at the streams that still have work of their own (bytes not posted or
-     * not yet credited by the peer, credit not yet returned); the others drop out until a mark, a completion or a
-     * published position brings them back.
-     */
-    private void keepWatching() {
-        for (int w = 0; w < active.length; w++) {
-            long bits = active[w];
-            long keep = 0;
-            while (bits != 0) {
-                final int bit = Long.numberOfTrailingZeros(bits);
-                bits &= bits - 1;
-                final ProtocolStream stream = streams[(w << 6) + bit];
-                if (stream.sendRing().isBusy() || stream.receiveRing().hasCreditToReturn()
-                    || stream.hasControlPending()) {
-                    keep |= 1L << bit;
-                }
-            }
-            // a commit to a watched stream marks nothing (StreamMarks.markCommit): after the store that drops a
-            // stream, look at its send ring once more, or a commit that found it still watched would wait unseen
-            long dropped = marks.watch(w, keep);
-            if (dropped != 0) {
-                long again = 0;
-                while (dropped != 0) {
-                    final int bit = Long.numberOfTrailingZeros(dropped);
-                    dropped &= dropped - 1;
-                    if (streams[(w << 6) + bit].sendRing().isBusy()) {
-                        again |= 1L << bit;
-                    }
-                }
-                if (again != 0) {
-                    keep |= again;
-                    marks.watch(w, keep);
-                }
-            }
-            active[w] = keep;
-        }
+        return watch.isActive(s);
     }
 
     /**
@@ -671,7 +614,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 return work;
             }
             liveness.onReceived(nowNanos);
-            activate(s);
+            WatchSet.activate(active, s);
             activity.onFramesArrived(s);
             work++;
         }
@@ -860,7 +803,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 fail(ProtocolError.describe(code, ring.frameCheck()) + " on stream " + stream);
                 return;
             }
-            activate(stream);
+            WatchSet.activate(active, stream);
             if (stream > 0) {
                 activity.onFramesArrived(stream);
             }
@@ -881,7 +824,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             // rebuild the 64-bit position from its low 48 bits, near what was sent
             final long position = (sent & ~POSITION_MASK) | (wrId & POSITION_MASK);
             ring.completedTo(position > sent ? position - (1L << 48) : position);
-            activate(stream);
+            WatchSet.activate(active, stream);
             if (stream > 0) {
                 activity.onProducerReady(stream);
             }
