@@ -11,10 +11,7 @@ import io.rdmareactive.spi.ProtectionDomain;
 import io.rdmareactive.spi.PostStatus;
 import io.rdmareactive.spi.QueuePair;
 import io.rdmareactive.spi.RdmaDevice;
-import io.rdmareactive.spi.ReceiveWorkRequest;
-import io.rdmareactive.spi.SendFlags;
 import io.rdmareactive.spi.SendWorkRequest;
-import io.rdmareactive.spi.WorkRequestOpcode;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -34,11 +31,6 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     static final int RECEIVE_DEPTH = 256;
     private static final int COMPLETIONS_PER_POLL = 64;
-    private static final long KIND_DATA = 0L;
-    private static final long KIND_CREDIT = 1L << 62;
-    private static final long KIND_GRANT = 2L << 62;
-    private static final long KIND_MASK = 3L << 62;
-    private static final long POSITION_MASK = (1L << 48) - 1;
 
     private final RdmaDevice device;
     /** The connection's own protection domain: its regions and queue pair are in it, no other connection's. */
@@ -50,14 +42,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private final MemoryRegion local;
     private final MemoryRegion remote;
     private final QueuePair queuePair;
-    private final long peerAddress;
-    private final int peerRkey;
     private final ProtocolStream[] streams;
-    private final SendWorkRequest sends;
-    private final ReceiveWorkRequest receives;
-    private final int maxOutstandingSends;
     private final AtomicBuffer lines;
-    private final AtomicBuffer staging;
     private final ControlStream control;
     /** The peer may publish data straight into this side's rings: poll the published positions. */
     private final boolean pollPublished;
@@ -83,20 +69,11 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     /** The loop's doorbell page registered in this connection's domain, or null (loop). */
     private MemoryRegion doorbellRegion;
 
-    private long nowNanos;
-    private long receivesPosted;
-    private int receivesToRepost;
-    private boolean grantPending;
-    private long grantFromPeer;
-    private long immediatesPosted;
-    private int outstandingSends;
-    /**
-     * The work request ids of the sends posted and not yet completed, in post order: a reliable connection completes
-     * the sends of one queue pair in that order, so a completion that is not the one due was reordered, or one before
-     * it was lost. The receives are checked the same way against {@link #receivesCompleted}.
-     */
-    private final long[] sendIdsDue;
-    private long sendsAdded;
+    /** Turns committed frames and credit into work requests. */
+    private final Posting posting;
+
+    /** When this duty cycle began ({@link System#nanoTime()}): the parts tell liveness of words sent and received. */
+    long nowNanos;
     private long sendsCompleted;
     private long receivesCompleted;
     private volatile String error;
@@ -112,7 +89,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private String peerClosingReason;
     private long flushedSinceNanos;
     private String flushReason;
-    private volatile StreamActivity activity = StreamActivity.NONE;
+    volatile StreamActivity activity = StreamActivity.NONE;
     private boolean terminationReported;
 
     private ProtocolConnection(final RdmaDevice device, final ProtocolOptions options, final CompletionQueue completions,
@@ -128,11 +105,12 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         this.local = local;
         this.remote = remote;
         this.queuePair = queuePair;
-        this.peerAddress = peer.receiveRegionAddress();
-        this.peerRkey = peer.receiveRegionRkey();
+        final long peerAddress = peer.receiveRegionAddress();
+        final int peerRkey = peer.receiveRegionRkey();
         final long linesOffset = ConnectionLayout.lineOffset(0, maxStreams, ringCapacity);
         this.lines = new UnsafeBuffer(remote.address() + linesOffset, maxStreams * ConnectionLayout.LINE);
-        this.staging = new UnsafeBuffer(local.address() + linesOffset, maxStreams * ConnectionLayout.LINE);
+        final AtomicBuffer staging = new UnsafeBuffer(local.address() + linesOffset,
+            maxStreams * ConnectionLayout.LINE);
         // direct peer access: the data streams write straight into the peer's receive rings, mapped here
         final long peerBase = direct ? queuePair.peerMemoryAddress(peerAddress, peer.receiveRegionLength(), peerRkey)
             : 0;
@@ -158,10 +136,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             streams[s] = new ProtocolStream(s, maxStreams, sendRing,
                 new StreamReceiveRing(new UnsafeBuffer(remote.address() + ring, ringCapacity), s, maxStreams), marks);
         }
-        this.maxOutstandingSends = sendDepth(maxStreams) - 4;
-        this.sendIdsDue = new long[Integer.highestOneBit(maxOutstandingSends) << 1];
-        this.sends = queuePair.newSendRequest(3 * maxStreams + 2);
-        this.receives = queuePair.newReceiveRequest(RECEIVE_DEPTH);
+        this.posting = new Posting(this, queuePair, local, peer, lines, staging, streams, active, liveness,
+            peerDoorbell, ringCapacity);
     }
 
     /** @return the send queue depth of a connection of that many streams */
@@ -185,8 +161,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             domain, queuePair, peer, direct);
         connection.nowNanos = System.nanoTime();
         connection.liveness.start(connection.nowNanos);
-        connection.receivesToRepost = RECEIVE_DEPTH;
-        connection.repostReceives();
+        connection.posting.start();
         return connection;
     }
 
@@ -397,32 +372,15 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         }
         activity.onPolled(); // the streams drain what arrived and commit their answers, posted below
         watch.takeMarks();
-        if (receivesToRepost >= RECEIVE_DEPTH / 4) {
-            repostReceives();
-            work++;
-        }
+        work += posting.repostReceivesIfDue();
         work += control.send(active);
         watch.takeMarks(); // the control stream's own frames
-        sends.clear();
-        work += sendData();
-        work += returnCredit();
-        if (grantPending && room(1)) {
-            CheckedWord.write(staging, ConnectionLayout.GRANT_OFFSET, receivesPosted);
-            addWrite(KIND_GRANT | (sendsAdded & POSITION_MASK),
-                staging.addressOffset() + ConnectionLayout.GRANT_OFFSET, CheckedWord.LENGTH,
-                ConnectionLayout.lineOffset(0, maxStreams, ringCapacity) + ConnectionLayout.GRANT_OFFSET);
-            grantPending = false;
-            work++;
-        }
-        if (sends.count() > 0) {
-            final int status = queuePair.postSend(sends);
-            if (status != PostStatus.OK) {
-                fail("posting to the queue pair failed: " + PostStatus.name(status));
-                return work;
-            }
-            if (peerDoorbell != null) {
-                peerDoorbell.ring(); // what was posted lands in the peer's memory and completion queue: it looks
-            }
+        posting.clear();
+        work += posting.sendData();
+        work += posting.returnCredit();
+        work += posting.grant();
+        if (!posting.post()) {
+            return work;
         }
         if (peerDoorbell != null && !peerDoorbell.isMapped() && !peerDoorbellUnusable) {
             mapPeerDoorbell();
@@ -503,7 +461,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
      */
     public boolean park() {
         if (doorbell < 0 || lines.getIntVolatile(ConnectionLayout.DOORBELL_ACK_OFFSET) != doorbell + 1
-            || isTerminated() || peerClosing || flushedSinceNanos != 0 || outstandingSends != 0 || grantPending
+            || isTerminated() || peerClosing || flushedSinceNanos != 0 || posting.outstandingSends != 0 || posting.grantPending
             || !activity.isIdle()) {
             return false;
         }
@@ -621,152 +579,6 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return work;
     }
 
-    private int sendData() {
-        int work = 0;
-        for (int w = 0; w < active.length; w++) {
-            long bits = active[w];
-            while (bits != 0) {
-                final int s = (w << 6) + Long.numberOfTrailingZeros(bits);
-                bits &= bits - 1;
-                final int sent = sendData(s);
-                if (sent < 0) {
-                    return work;
-                }
-                work += sent;
-            }
-        }
-        return work;
-    }
-
-    /** Reads the peer's receive grant for this side's writes with an immediate. @return false if it failed */
-    private boolean refreshGrant() {
-        final long grant = CheckedWord.read(lines, ConnectionLayout.GRANT_OFFSET);
-        if (grant != CheckedWord.TORN) { // torn: caught mid-write, the grant stays as it was until the next cycle
-            if (grant < grantFromPeer) {
-                fail(ProtocolError.describe(ProtocolError.CREDIT_BACKWARDS) + " (its receive grant)");
-                return false;
-            }
-            grantFromPeer = grant;
-        }
-        return true;
-    }
-
-    /**
-     * Stream {@code s}'s credit, and its committed bytes posted (or, direct, recorded as sent).
-     *
-     * @return work done, or -1 if the connection failed
-     */
-    private int sendData(final int s) {
-        final StreamSendRing ring = streams[s].sendRing();
-        final long creditBefore = ring.creditedPosition();
-        final int credit = ring.refreshCredit();
-        if (credit != ProtocolError.NONE) {
-            fail(ProtocolError.describe(credit) + " on stream " + s);
-            return -1;
-        }
-        if (s > 0 && ring.creditedPosition() != creditBefore) {
-            activity.onProducerReady(s);
-        }
-        final long producer = ring.producerPosition();
-        final long sent = ring.sentPosition();
-        if (ring.isDirect()) {
-            if (producer != sent) { // already in the peer's ring: nothing to post, the peer saw it published
-                ring.sentTo(producer);
-                liveness.onSent(nowNanos);
-                return 1;
-            }
-            return 0;
-        }
-        if (producer == sent || !room(2)) {
-            return 0;
-        }
-        if (immediatesPosted >= grantFromPeer && (!refreshGrant() || immediatesPosted >= grantFromPeer)) {
-            return isTerminated() ? -1 : 0;
-        }
-        final long ringBase = ConnectionLayout.ringOffset(s, ringCapacity);
-        final int index = (int) (sent & (ringCapacity - 1));
-        final int pending = (int) (producer - sent);
-        final int first = Math.min(pending, ringCapacity - index);
-        if (first < pending) {
-            addWrite(KIND_DATA | ((long) s << 48) | ((sent + first) & POSITION_MASK),
-                local.address() + ringBase + index, first, ringBase + index);
-            addWriteWithImmediate(s, producer, local.address() + ringBase, pending - first, ringBase, pending);
-        } else {
-            addWriteWithImmediate(s, producer, local.address() + ringBase + index, first, ringBase + index,
-                pending);
-        }
-        ring.sentTo(producer);
-        immediatesPosted++;
-        liveness.onSent(nowNanos); // only writes with an immediate tell the peer this side is alive
-        return 1;
-    }
-
-    private int returnCredit() {
-        int work = 0;
-        for (int w = 0; w < active.length; w++) {
-            long bits = active[w];
-            while (bits != 0 && room(1)) {
-                final int s = (w << 6) + Long.numberOfTrailingZeros(bits);
-                bits &= bits - 1;
-                work += returnCredit(s);
-            }
-        }
-        return work;
-    }
-
-    private int returnCredit(final int s) {
-        final long consumed = streams[s].receiveRing().creditToReturn();
-        if (consumed < 0) {
-            return 0;
-        }
-        final int line = s * ConnectionLayout.LINE;
-        CheckedWord.write(staging, line + ConnectionLayout.CONSUMED_OFFSET, consumed);
-        addWrite(KIND_CREDIT | ((long) s << 48) | (sendsAdded & POSITION_MASK),
-            staging.addressOffset() + line, CheckedWord.LENGTH,
-            ConnectionLayout.lineOffset(s, maxStreams, ringCapacity) + ConnectionLayout.CONSUMED_OFFSET);
-        return 1;
-    }
-
-    private boolean room(final int requests) {
-        return outstandingSends + requests <= maxOutstandingSends && sends.count() + requests <= sends.capacity();
-    }
-
-    private void addWrite(final long wrId, final long localAddress, final int length, final long remoteOffset) {
-        sends.add(wrId, WorkRequestOpcode.RDMA_WRITE, length <= CheckedWord.LENGTH ? SendFlags.INLINE : 0)
-            .sge(localAddress, length, local.lkey())
-            .remote(peerAddress + remoteOffset, peerRkey);
-        sendIdsDue[(int) (sendsAdded++ & (sendIdsDue.length - 1))] = wrId;
-        outstandingSends++;
-    }
-
-    private void addWriteWithImmediate(final int stream, final long endPosition, final long localAddress,
-                                       final int length, final long remoteOffset, final int advance) {
-        sends.add(KIND_DATA | ((long) stream << 48) | (endPosition & POSITION_MASK),
-                WorkRequestOpcode.RDMA_WRITE_WITH_IMM, 0)
-            .sge(localAddress, length, local.lkey())
-            .remote(peerAddress + remoteOffset, peerRkey)
-            .immediate(ImmediateCodec.encode(stream, advance));
-        sendIdsDue[(int) (sendsAdded++ & (sendIdsDue.length - 1))] = KIND_DATA | ((long) stream << 48)
-            | (endPosition & POSITION_MASK);
-        outstandingSends++;
-    }
-
-    private void repostReceives() {
-        receives.clear();
-        for (int i = 0; i < receivesToRepost; i++) {
-            receives.add(receivesPosted + i); // zero-length: a receive only absorbs an immediate
-        }
-        final int status = queuePair.postReceive(receives);
-        if (status != PostStatus.OK) {
-            fail("posting receives failed: " + PostStatus.name(status));
-            return;
-        }
-        receivesPosted += receivesToRepost;
-        receivesToRepost = 0;
-        grantPending = true;
-    }
-
-
     @Override
     public void onCompletion(final Completion completion) {
         if (completion.status() == CompletionStatus.WR_FLUSH_ERR) {
@@ -790,7 +602,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             }
             receivesCompleted++;
             liveness.onReceived(nowNanos);
-            receivesToRepost++;
+            posting.receivesToRepost++;
             final int immediate = completion.immediate();
             final int stream = ImmediateCodec.streamId(immediate);
             if (stream >= maxStreams) {
@@ -810,19 +622,19 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             return;
         }
         final long wrId = completion.wrId();
-        final long due = sendIdsDue[(int) (sendsCompleted & (sendIdsDue.length - 1))];
-        if (sendsCompleted == sendsAdded || wrId != due) {
-            failOrder("send", wrId, sendsCompleted == sendsAdded ? -1 : due);
+        final long due = posting.sendIdsDue[(int) (sendsCompleted & (posting.sendIdsDue.length - 1))];
+        if (sendsCompleted == posting.sendsAdded || wrId != due) {
+            failOrder("send", wrId, sendsCompleted == posting.sendsAdded ? -1 : due);
             return;
         }
         sendsCompleted++;
-        outstandingSends--;
-        if ((wrId & KIND_MASK) == KIND_DATA) {
+        posting.outstandingSends--;
+        if ((wrId & Posting.KIND_MASK) == Posting.KIND_DATA) {
             final int stream = (int) (wrId >>> 48) & 0x3FFF;
             final StreamSendRing ring = streams[stream].sendRing();
             final long sent = ring.sentPosition();
             // rebuild the 64-bit position from its low 48 bits, near what was sent
-            final long position = (sent & ~POSITION_MASK) | (wrId & POSITION_MASK);
+            final long position = (sent & ~Posting.POSITION_MASK) | (wrId & Posting.POSITION_MASK);
             ring.completedTo(position > sent ? position - (1L << 48) : position);
             WatchSet.activate(active, stream);
             if (stream > 0) {
@@ -899,13 +711,15 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         if (peerClosing || peerClosed || flushedSinceNanos != 0) {
             return; // the peer is gone or going: nothing would land, and its flushed writes would never complete
         }
+        final SendWorkRequest sends = posting.sends;
         sends.clear();
-        for (int s = 0; s < maxStreams && room(1); s++) {
-            returnCredit(s);
+        for (int s = 0; s < maxStreams && posting.room(1); s++) {
+            posting.returnCredit(s);
         }
-        if (room(1)) {
+        if (posting.room(1)) {
+            final AtomicBuffer staging = posting.staging;
             CheckedWord.write(staging, ConnectionLayout.GOODBYE_OFFSET, GOODBYE);
-            addWrite(KIND_GRANT | (sendsAdded & POSITION_MASK),
+            posting.addWrite(Posting.KIND_GRANT | (posting.sendsAdded & Posting.POSITION_MASK),
                 staging.addressOffset() + ConnectionLayout.GOODBYE_OFFSET, CheckedWord.LENGTH,
                 ConnectionLayout.lineOffset(0, maxStreams, ringCapacity) + ConnectionLayout.GOODBYE_OFFSET);
         }
@@ -913,7 +727,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             // an adapter moves the bytes after the post: wait (briefly) until they landed, so that the disconnect
             // cannot overtake them and the peer reads this goodbye before it sees the disconnect
             final long deadline = System.nanoTime() + GOODBYE_WAIT_NANOS;
-            while (outstandingSends > 0 && error == null && flushedSinceNanos == 0 && !peerClosing
+            while (posting.outstandingSends > 0 && error == null && flushedSinceNanos == 0 && !peerClosing
                 && System.nanoTime() < deadline) {
                 if (completions.poll(this, COMPLETIONS_PER_POLL) == 0) {
                     Thread.onSpinWait();
