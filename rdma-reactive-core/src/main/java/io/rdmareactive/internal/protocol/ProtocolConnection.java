@@ -4,7 +4,6 @@ package io.rdmareactive.internal.protocol;
 import io.rdmareactive.spi.Completion;
 import io.rdmareactive.spi.CompletionHandler;
 import io.rdmareactive.spi.CompletionQueue;
-import io.rdmareactive.spi.CompletionStatus;
 import io.rdmareactive.spi.ConnectionEvent;
 import io.rdmareactive.spi.MemoryRegion;
 import io.rdmareactive.spi.ProtectionDomain;
@@ -71,11 +70,11 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     /** Turns committed frames and credit into work requests. */
     private final Posting posting;
+    /** Takes the completions, in the order their work was posted. */
+    private final CompletionOrder completionOrder;
 
     /** When this duty cycle began ({@link System#nanoTime()}): the parts tell liveness of words sent and received. */
     long nowNanos;
-    private long sendsCompleted;
-    private long receivesCompleted;
     private volatile String error;
     private volatile boolean closed;
     private volatile boolean peerClosed;
@@ -87,8 +86,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private static final long GOODBYE_WAIT_NANOS = 200_000_000L;
     /** What the provider said of the peer's disconnect: on verbs, it cannot tell a close from a process that died. */
     private String peerClosingReason;
-    private long flushedSinceNanos;
-    private String flushReason;
+    /** When a completion said the queue pair flushed its work, or 0: the device's event is to say why (driver). */
+    long flushedSinceNanos;
+    String flushReason;
     volatile StreamActivity activity = StreamActivity.NONE;
     private boolean terminationReported;
 
@@ -138,6 +138,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         }
         this.posting = new Posting(this, queuePair, local, peer, lines, staging, streams, active, liveness,
             peerDoorbell, ringCapacity);
+        this.completionOrder = new CompletionOrder(this, queuePair, streams, active, liveness, posting);
     }
 
     /** @return the send queue depth of a connection of that many streams */
@@ -327,7 +328,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         }
         nowNanos = now;
         liveness.forgiveOwnPause(now);
-        int work = completions.poll(this, COMPLETIONS_PER_POLL);
+        int work = completions.poll(completionOrder, COMPLETIONS_PER_POLL);
         if (work < 0) {
             fail("the completion queue overflowed");
             return 0;
@@ -335,7 +336,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         if (peerClosing) {
             // the peer's last writes completed before its disconnect was seen: take them all, then end
             int more;
-            while ((more = completions.poll(this, COMPLETIONS_PER_POLL)) > 0) {
+            while ((more = completions.poll(completionOrder, COMPLETIONS_PER_POLL)) > 0) {
                 work += more;
             }
             if (pollPublished) {
@@ -579,74 +580,10 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return work;
     }
 
+    /** A completion of this connection's queue pair, taken in the order its work was posted. */
     @Override
     public void onCompletion(final Completion completion) {
-        if (completion.status() == CompletionStatus.WR_FLUSH_ERR) {
-            // the queue pair already failed: the device's event says why (a disconnect is no error), so wait for it
-            if (flushedSinceNanos == 0) {
-                flushedSinceNanos = nowNanos;
-                flushReason = "work requests were flushed: " + queuePair.errorReason();
-            }
-            return;
-        }
-        if (!completion.isSuccess()) {
-            fail("a work request failed with " + CompletionStatus.name(completion.status()) + ": "
-                + CompletionStatus.explain(completion.status()) + (queuePair.errorReason() != null
-                ? " (" + queuePair.errorReason() + ")" : ""));
-            return;
-        }
-        if (completion.isReceive()) {
-            if (completion.wrId() != receivesCompleted) {
-                failOrder("receive", completion.wrId(), receivesCompleted);
-                return;
-            }
-            receivesCompleted++;
-            liveness.onReceived(nowNanos);
-            posting.receivesToRepost++;
-            final int immediate = completion.immediate();
-            final int stream = ImmediateCodec.streamId(immediate);
-            if (stream >= maxStreams) {
-                fail(ProtocolError.describe(ProtocolError.UNKNOWN_STREAM) + " (" + stream + ")");
-                return;
-            }
-            final StreamReceiveRing ring = streams[stream].receiveRing();
-            final int code = ring.onAdvance(ImmediateCodec.advance(immediate));
-            if (code != ProtocolError.NONE) {
-                fail(ProtocolError.describe(code, ring.frameCheck()) + " on stream " + stream);
-                return;
-            }
-            WatchSet.activate(active, stream);
-            if (stream > 0) {
-                activity.onFramesArrived(stream);
-            }
-            return;
-        }
-        final long wrId = completion.wrId();
-        final long due = posting.sendIdsDue[(int) (sendsCompleted & (posting.sendIdsDue.length - 1))];
-        if (sendsCompleted == posting.sendsAdded || wrId != due) {
-            failOrder("send", wrId, sendsCompleted == posting.sendsAdded ? -1 : due);
-            return;
-        }
-        sendsCompleted++;
-        posting.outstandingSends--;
-        if ((wrId & Posting.KIND_MASK) == Posting.KIND_DATA) {
-            final int stream = (int) (wrId >>> 48) & 0x3FFF;
-            final StreamSendRing ring = streams[stream].sendRing();
-            final long sent = ring.sentPosition();
-            // rebuild the 64-bit position from its low 48 bits, near what was sent
-            final long position = (sent & ~Posting.POSITION_MASK) | (wrId & Posting.POSITION_MASK);
-            ring.completedTo(position > sent ? position - (1L << 48) : position);
-            WatchSet.activate(active, stream);
-            if (stream > 0) {
-                activity.onProducerReady(stream);
-            }
-        }
-    }
-
-    private void failOrder(final String queue, final long wrId, final long due) {
-        fail("a completion was lost or came out of order: the " + queue + " completion of work request 0x"
-            + Long.toHexString(wrId) + " arrived where " + (due < 0 ? "none" : "0x" + Long.toHexString(due))
-            + " was due (a reliable connection completes each queue's work in order; the provider or adapter failed)");
+        completionOrder.onCompletion(completion);
     }
 
     /**
@@ -729,7 +666,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             final long deadline = System.nanoTime() + GOODBYE_WAIT_NANOS;
             while (posting.outstandingSends > 0 && error == null && flushedSinceNanos == 0 && !peerClosing
                 && System.nanoTime() < deadline) {
-                if (completions.poll(this, COMPLETIONS_PER_POLL) == 0) {
+                if (completions.poll(completionOrder, COMPLETIONS_PER_POLL) == 0) {
                     Thread.onSpinWait();
                 }
             }
