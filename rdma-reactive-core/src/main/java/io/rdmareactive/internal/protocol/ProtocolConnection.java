@@ -53,10 +53,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private final WatchSet watch;
     /** The watch set's words, the same array: the loops over the streams of this cycle read them. */
     private final long[] active;
-    /** Direct peer access: look at every published position in the next cycle (at start; the look-flag was set). */
-    private boolean scanPublished = true;
-    /** When the last look at the published positions found frames ({@link System#nanoTime()}). */
-    private long publishedAtNanos;
+    /** Direct peer access: the positions the peer published into this side's rings. */
+    private final PublishedPositions published;
     /** Direct peer access: how this side tells the peer's loop to look; null without. */
     private final PeerDoorbell peerDoorbell;
     /** Direct peer access: the peer's lines, mapped here (its doorbell's description, this side's acknowledgement). */
@@ -139,6 +137,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         this.posting = new Posting(this, queuePair, local, peer, lines, staging, streams, active, liveness,
             peerDoorbell, ringCapacity);
         this.completionOrder = new CompletionOrder(this, queuePair, streams, active, liveness, posting);
+        this.published = new PublishedPositions(this, lines, streams, ringCapacity, active, liveness);
     }
 
     /** @return the send queue depth of a connection of that many streams */
@@ -340,7 +339,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 work += more;
             }
             if (pollPublished) {
-                work += pollPublished();
+                work += published.pollPublished();
             }
             control.drain();
             peerClosed = true;
@@ -355,13 +354,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             }
             return work;
         }
-        if (pollPublished && (scanPublished || doorbellRung(now))) {
-            scanPublished = false;
-            final int published = pollPublished();
-            if (published > 0) {
-                publishedAtNanos = now;
-            }
-            work += published;
+        if (pollPublished && published.lookDue(now)) {
+            work += published.look(now);
             if (isTerminated()) {
                 return work;
             }
@@ -522,62 +516,6 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             }
         }
         return false;
-    }
-
-    /**
-     * Direct peer access: whether the peer's producers rang this connection's doorbell (line 0's published word,
-     * set after a publish whenever they find it clear). Clearing it is a full fence before the published positions
-     * are read, so a publish that found it still set is seen in this look.
-     */
-    private boolean doorbellRung(final long now) {
-        if (lines.getLongVolatile(ConnectionLayout.LOOK_FLAG_OFFSET) == 0) {
-            return false;
-        }
-        if (now - publishedAtNanos > LOOK_HOLD_NANOS) {
-            lines.putLongVolatile(ConnectionLayout.LOOK_FLAG_OFFSET, 0);
-        }
-        // else the flag stays set while frames keep arriving, and the loop looks in every cycle: the peer's producers
-        // find it set and write nothing to this side's line per commit (a write to a line this loop reads, which
-        // cost more than the commit). It is cleared once frames stopped for LOOK_HOLD_NANOS, and looked once more.
-        return true;
-    }
-
-    /** How long the look-flag stays set after the last published frame seen, the loop looking in every cycle. */
-    private static final long LOOK_HOLD_NANOS = 16_000;
-
-    /**
-     * Direct peer access: how far the peer published frames into each data stream's receive ring (a long in the
-     * stream's line, written by the peer's producers with a release store after the frames). A new position is checked
-     * like an immediate's advance: it may not go backwards or beyond the room this side gave, and every new frame
-     * must pass its checks.
-     */
-    private int pollPublished() {
-        int work = 0;
-        for (int s = 1; s < maxStreams; s++) {
-            final StreamReceiveRing ring = streams[s].receiveRing();
-            final long published = lines.getLongVolatile(s * ConnectionLayout.LINE + ConnectionLayout.PUBLISHED_OFFSET);
-            final long received = ring.receivedPosition();
-            if (published == received) {
-                continue;
-            }
-            final long advance = published - received;
-            if (advance < 0 || advance > ringCapacity) {
-                fail(ProtocolError.describe(advance < 0 ? ProtocolError.ADVANCE_MISALIGNED
-                    : ProtocolError.ADVANCE_BEYOND_RING) + " on stream " + s + " (published position " + published
-                    + ", received " + received + ")");
-                return work;
-            }
-            final int code = ring.onAdvance((int) advance);
-            if (code != ProtocolError.NONE) {
-                fail(ProtocolError.describe(code, ring.frameCheck()) + " on stream " + s);
-                return work;
-            }
-            liveness.onReceived(nowNanos);
-            WatchSet.activate(active, s);
-            activity.onFramesArrived(s);
-            work++;
-        }
-        return work;
     }
 
     /** A completion of this connection's queue pair, taken in the order its work was posted. */
