@@ -47,24 +47,14 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     /** The peer may publish data straight into this side's rings: poll the published positions. */
     private final boolean pollPublished;
     private final Liveness liveness;
-    /** The streams producers and consumers touched since the loop last looked. */
-    private final StreamMarks marks;
     /** The streams the loop looks at in this duty cycle. */
     private final WatchSet watch;
     /** The watch set's words, the same array: the loops over the streams of this cycle read them. */
     private final long[] active;
     /** Direct peer access: the positions the peer published into this side's rings. */
     private final PublishedPositions published;
-    /** Direct peer access: how this side tells the peer's loop to look; null without. */
-    private final PeerDoorbell peerDoorbell;
-    /** Direct peer access: the peer's lines, mapped here (its doorbell's description, this side's acknowledgement). */
-    private final AtomicBuffer peerLines;
-    /** The peer's doorbell description was unusable: it is not rung, and the peer never parks this connection. */
-    private boolean peerDoorbellUnusable;
-    /** This side's doorbell in its loop's page, or -1 (loop). */
-    private int doorbell = -1;
-    /** The loop's doorbell page registered in this connection's domain, or null (loop). */
-    private MemoryRegion doorbellRegion;
+    /** The doorbells both ways, and whether the loop may stop polling the connection. */
+    private final Parking parking;
 
     /** Turns committed frames and credit into work requests. */
     private final Posting posting;
@@ -77,7 +67,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private volatile boolean closed;
     private volatile boolean peerClosed;
     /** The peer disconnected on purpose; what it wrote before may still wait in the completion queue (driver). */
-    private boolean peerClosing;
+    boolean peerClosing;
     /** The goodbye word's value once a side closes on purpose. */
     static final long GOODBYE = 1;
     /** How long close() waits for its last credit and goodbye writes to complete before it disconnects. */
@@ -115,13 +105,14 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         this.streams = new ProtocolStream[maxStreams];
         this.control = new ControlStream(this, streams);
         this.liveness = new Liveness(options);
-        this.marks = new StreamMarks(maxStreams);
+        // the streams producers and consumers touched since the loop last looked
+        final StreamMarks marks = new StreamMarks(maxStreams);
         this.watch = new WatchSet(marks, streams);
         this.active = watch.active;
         // direct: the peer's look-flag is line 0's published word (the control stream is never published)
-        this.peerLines = peerBase == 0 ? null
+        final AtomicBuffer peerLines = peerBase == 0 ? null
             : new UnsafeBuffer(peerBase + linesOffset, maxStreams * ConnectionLayout.LINE);
-        this.peerDoorbell = peerBase == 0 ? null
+        final PeerDoorbell peerDoorbell = peerBase == 0 ? null
             : new PeerDoorbell(new UnsafeBuffer(peerLines, ConnectionLayout.LOOK_FLAG_OFFSET, Long.BYTES));
         for (int s = 0; s < maxStreams; s++) {
             final long ring = ConnectionLayout.ringOffset(s, ringCapacity);
@@ -129,7 +120,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             final StreamSendRing sendRing = s > 0 && peerBase != 0
                 ? new StreamSendRing(new UnsafeBuffer(peerBase + ring, ringCapacity), creditLine,
                     new UnsafeBuffer(peerBase + linesOffset + (long) s * ConnectionLayout.LINE
-                        + ConnectionLayout.PUBLISHED_OFFSET, Long.BYTES), this.peerDoorbell, marks, s)
+                        + ConnectionLayout.PUBLISHED_OFFSET, Long.BYTES), peerDoorbell, marks, s)
                 : new StreamSendRing(new UnsafeBuffer(local.address() + ring, ringCapacity), creditLine, marks, s);
             streams[s] = new ProtocolStream(s, maxStreams, sendRing,
                 new StreamReceiveRing(new UnsafeBuffer(remote.address() + ring, ringCapacity), s, maxStreams), marks);
@@ -138,6 +129,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             peerDoorbell, ringCapacity);
         this.completionOrder = new CompletionOrder(this, queuePair, streams, active, liveness, posting);
         this.published = new PublishedPositions(this, lines, streams, ringCapacity, active, liveness);
+        this.parking = new Parking(this, domain, queuePair, lines, marks, liveness, posting, active, direct,
+            peerDoorbell, peerLines);
     }
 
     /** @return the send queue depth of a connection of that many streams */
@@ -377,9 +370,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         if (!posting.post()) {
             return work;
         }
-        if (peerDoorbell != null && !peerDoorbell.isMapped() && !peerDoorbellUnusable) {
-            mapPeerDoorbell();
-        }
+        parking.tryMapPeerDoorbell();
         watch.keepWatching();
         final String silence = liveness.check(now);
         if (silence != null) {
@@ -396,94 +387,37 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     // ------------------------------------------------------------------------------------------------ parking
 
     /**
-     * Gives the connection its doorbell in its loop's page (the loop, before it may park it; direct peer access only):
-     * the page registered in this connection's protection domain, described in this side's line 1 for the peer, which
-     * maps it and acknowledges.
+     * Gives the connection its doorbell in its loop's page (the loop, before it may park it; direct peer access only).
      *
      * @return false if the page could not be registered for it: it has no doorbell then
      */
     public boolean doorbell(final Doorbells doorbells, final int number) {
-        final MemoryRegion registered;
-        try {
-            registered = doorbells.registerIn(domain); // the peer reaches nothing outside this connection's domain
-        } catch (final RuntimeException ex) {
-            return false; // no registration to be had (a limit): the loop polls this connection in every cycle
-        }
-        doorbellRegion = registered;
-        doorbell = number;
-        marks.doorbell(doorbells.page(), number);
-        lines.putLong(ConnectionLayout.DOORBELL_ADDRESS_OFFSET, registered.address());
-        lines.putInt(ConnectionLayout.DOORBELL_KEY_OFFSET, registered.rkey());
-        lines.putIntVolatile(ConnectionLayout.DOORBELL_NUMBER_OFFSET, number + 1);
-        return true;
+        return parking.doorbell(doorbells, number);
     }
 
     /** @return true if the connection uses direct peer access, and so may be parked once it has a doorbell */
     public boolean mayUseDoorbell() {
-        return pollPublished && peerDoorbell != null;
+        return parking.mayUseDoorbell();
     }
 
     /**
-     * The peer described its doorbell in its line 1: map its page here (once, on the loop) and acknowledge, so that the
-     * peer may park the connection from now on. A description that does not map (a hostile or broken peer) is given
-     * up: then this side never rings, and the peer never parks.
-     */
-    private void mapPeerDoorbell() {
-        final int number = peerLines.getIntVolatile(ConnectionLayout.DOORBELL_NUMBER_OFFSET) - 1;
-        if (number < 0) {
-            return; // not yet described
-        }
-        final long address = peerLines.getLong(ConnectionLayout.DOORBELL_ADDRESS_OFFSET);
-        final int key = peerLines.getInt(ConnectionLayout.DOORBELL_KEY_OFFSET);
-        final long mapped = number < Doorbells.CAPACITY
-            ? queuePair.peerMemoryAddress(address, Doorbells.LENGTH, key) : 0;
-        if (mapped == 0) {
-            peerDoorbellUnusable = true;
-            return;
-        }
-        peerDoorbell.mapped(new UnsafeBuffer(mapped, Doorbells.LENGTH), number);
-        peerLines.putIntVolatile(ConnectionLayout.DOORBELL_ACK_OFFSET, number + 1);
-    }
-
-    /**
-     * The loop would stop polling the connection (after duty cycles without work): it may when it has a doorbell the
-     * peer acknowledged, nothing is in flight or watched, the layer above has nothing noted, and, once the marks ring
-     * the doorbell from now on, no stream was marked and the peer's look-flag is clear. From then on the connection
-     * is polled again when its doorbell rings (a mark on this side, a write of the peer), at {@link #wakeDeadline()},
-     * or for a device event.
+     * The loop would stop polling the connection (after duty cycles without work): whether it may, and what polls it
+     * again, is {@link Parking#park()}'s.
      *
      * @return true if parked
      */
     public boolean park() {
-        if (doorbell < 0 || lines.getIntVolatile(ConnectionLayout.DOORBELL_ACK_OFFSET) != doorbell + 1
-            || isTerminated() || peerClosing || flushedSinceNanos != 0 || posting.outstandingSends != 0 || posting.grantPending
-            || !activity.isIdle()) {
-            return false;
-        }
-        for (final long word : active) {
-            if (word != 0) {
-                return false;
-            }
-        }
-        if (!marks.park()) {
-            return false;
-        }
-        if (lines.getLongVolatile(ConnectionLayout.LOOK_FLAG_OFFSET) != 0) { // the peer wrote: look first
-            marks.unpark();
-            return false;
-        }
-        return true;
+        return parking.park();
     }
 
     /** The loop polls the connection again (loop). */
     public void unpark(final long now) {
-        marks.unpark();
-        liveness.resume(now);
+        parking.unpark(now);
     }
 
     /** @return when a parked connection must be polled again ({@link System#nanoTime()}): a keepalive, a silence */
     public long wakeDeadline() {
-        return liveness.nextDeadline();
+        return parking.wakeDeadline();
     }
 
     /** @return true if the loop watches stream {@code s}: it looks at it in every cycle, unmarked (for tests) */
@@ -572,9 +506,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         completions.close();
         local.close();
         remote.close();
-        if (doorbellRegion != null) {
-            doorbellRegion.close();
-        }
+        parking.releaseDoorbell();
         domain.close(); // released by the provider once the queue pair and the regions are gone
     }
 

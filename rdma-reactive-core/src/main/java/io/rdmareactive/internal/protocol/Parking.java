@@ -1,0 +1,163 @@
+package io.rdmareactive.internal.protocol;
+
+import io.rdmareactive.spi.MemoryRegion;
+import io.rdmareactive.spi.ProtectionDomain;
+import io.rdmareactive.spi.QueuePair;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Parking one connection, with direct peer access: the doorbells both ways (this side's, in its loop's
+ * {@link Doorbells} page, described to the peer; the peer's, mapped here and acknowledged), whether the loop may stop
+ * polling the connection, and when it must poll it again. Loop only; not on the per-message path.
+ */
+final class Parking {
+
+    private final ProtocolConnection connection;
+    /** The connection's own protection domain: its regions and queue pair are in it, no other connection's. */
+    private final ProtectionDomain domain;
+    private final QueuePair queuePair;
+    /** The lines the peer writes into: this side describes its doorbell there, and the peer acknowledges. */
+    private final AtomicBuffer lines;
+    /** The streams producers and consumers touched since the loop last looked. */
+    private final StreamMarks marks;
+    private final Liveness liveness;
+    /** What is in flight: a parked connection has no send outstanding and no grant to write. */
+    private final Posting posting;
+    /** The watch set's words ({@link WatchSet#active}): a parked connection watches no stream. */
+    private final long[] active;
+    /** The peer may publish data straight into this side's rings: poll the published positions. */
+    private final boolean pollPublished;
+    /** Direct peer access: how this side tells the peer's loop to look; null without. */
+    private final PeerDoorbell peerDoorbell;
+    /** Direct peer access: the peer's lines, mapped here (its doorbell's description, this side's acknowledgement). */
+    private final AtomicBuffer peerLines;
+    /** The peer's doorbell description was unusable: it is not rung, and the peer never parks this connection. */
+    private boolean peerDoorbellUnusable;
+    /** This side's doorbell in its loop's page, or -1 (loop). */
+    private int doorbell = -1;
+    /** The loop's doorbell page registered in this connection's domain, or null (loop). */
+    private MemoryRegion doorbellRegion;
+
+    Parking(final ProtocolConnection connection, final ProtectionDomain domain, final QueuePair queuePair,
+            final AtomicBuffer lines, final StreamMarks marks, final Liveness liveness, final Posting posting,
+            final long[] active, final boolean pollPublished, final PeerDoorbell peerDoorbell,
+            final AtomicBuffer peerLines) {
+        this.connection = connection;
+        this.domain = domain;
+        this.queuePair = queuePair;
+        this.lines = lines;
+        this.marks = marks;
+        this.liveness = liveness;
+        this.posting = posting;
+        this.active = active;
+        this.pollPublished = pollPublished;
+        this.peerDoorbell = peerDoorbell;
+        this.peerLines = peerLines;
+    }
+
+    /**
+     * Gives the connection its doorbell in its loop's page (the loop, before it may park it; direct peer access only):
+     * the page registered in this connection's protection domain, described in this side's line 1 for the peer, which
+     * maps it and acknowledges.
+     *
+     * @return false if the page could not be registered for it: it has no doorbell then
+     */
+    boolean doorbell(final Doorbells doorbells, final int number) {
+        final MemoryRegion registered;
+        try {
+            registered = doorbells.registerIn(domain); // the peer reaches nothing outside this connection's domain
+        } catch (final RuntimeException ex) {
+            return false; // no registration to be had (a limit): the loop polls this connection in every cycle
+        }
+        doorbellRegion = registered;
+        doorbell = number;
+        marks.doorbell(doorbells.page(), number);
+        lines.putLong(ConnectionLayout.DOORBELL_ADDRESS_OFFSET, registered.address());
+        lines.putInt(ConnectionLayout.DOORBELL_KEY_OFFSET, registered.rkey());
+        lines.putIntVolatile(ConnectionLayout.DOORBELL_NUMBER_OFFSET, number + 1);
+        return true;
+    }
+
+    /** @return true if the connection uses direct peer access, and so may be parked once it has a doorbell */
+    boolean mayUseDoorbell() {
+        return pollPublished && peerDoorbell != null;
+    }
+
+    /** After the posts (loop): maps the peer's doorbell, until it is mapped or given up. */
+    void tryMapPeerDoorbell() {
+        if (peerDoorbell != null && !peerDoorbell.isMapped() && !peerDoorbellUnusable) {
+            mapPeerDoorbell();
+        }
+    }
+
+    /**
+     * The peer described its doorbell in its line 1: map its page here (once, on the loop) and acknowledge, so that the
+     * peer may park the connection from now on. A description that does not map (a hostile or broken peer) is given
+     * up: then this side never rings, and the peer never parks.
+     */
+    private void mapPeerDoorbell() {
+        final int number = peerLines.getIntVolatile(ConnectionLayout.DOORBELL_NUMBER_OFFSET) - 1;
+        if (number < 0) {
+            return; // not yet described
+        }
+        final long address = peerLines.getLong(ConnectionLayout.DOORBELL_ADDRESS_OFFSET);
+        final int key = peerLines.getInt(ConnectionLayout.DOORBELL_KEY_OFFSET);
+        final long mapped = number < Doorbells.CAPACITY
+            ? queuePair.peerMemoryAddress(address, Doorbells.LENGTH, key) : 0;
+        if (mapped == 0) {
+            peerDoorbellUnusable = true;
+            return;
+        }
+        peerDoorbell.mapped(new UnsafeBuffer(mapped, Doorbells.LENGTH), number);
+        peerLines.putIntVolatile(ConnectionLayout.DOORBELL_ACK_OFFSET, number + 1);
+    }
+
+    /**
+     * The loop would stop polling the connection (after duty cycles without work): it may when it has a doorbell the
+     * peer acknowledged, nothing is in flight or watched, the layer above has nothing noted, and, once the marks ring
+     * the doorbell from now on, no stream was marked and the peer's look-flag is clear. From then on the connection
+     * is polled again when its doorbell rings (a mark on this side, a write of the peer), at {@link #wakeDeadline()},
+     * or for a device event.
+     *
+     * @return true if parked
+     */
+    boolean park() {
+        if (doorbell < 0 || lines.getIntVolatile(ConnectionLayout.DOORBELL_ACK_OFFSET) != doorbell + 1
+            || connection.isTerminated() || connection.peerClosing || connection.flushedSinceNanos != 0
+            || posting.outstandingSends != 0 || posting.grantPending || !connection.activity.isIdle()) {
+            return false;
+        }
+        for (final long word : active) {
+            if (word != 0) {
+                return false;
+            }
+        }
+        if (!marks.park()) {
+            return false;
+        }
+        if (lines.getLongVolatile(ConnectionLayout.LOOK_FLAG_OFFSET) != 0) { // the peer wrote: look first
+            marks.unpark();
+            return false;
+        }
+        return true;
+    }
+
+    /** The loop polls the connection again (loop). */
+    void unpark(final long now) {
+        marks.unpark();
+        liveness.resume(now);
+    }
+
+    /** @return when a parked connection must be polled again ({@link System#nanoTime()}): a keepalive, a silence */
+    long wakeDeadline() {
+        return liveness.nextDeadline();
+    }
+
+    /** Releases the doorbell page's registration in the connection's domain, if it has one (the connection closes). */
+    void releaseDoorbell() {
+        if (doorbellRegion != null) {
+            doorbellRegion.close();
+        }
+    }
+}
