@@ -7,10 +7,8 @@ import io.rdmareactive.spi.CompletionQueue;
 import io.rdmareactive.spi.ConnectionEvent;
 import io.rdmareactive.spi.MemoryRegion;
 import io.rdmareactive.spi.ProtectionDomain;
-import io.rdmareactive.spi.PostStatus;
 import io.rdmareactive.spi.QueuePair;
 import io.rdmareactive.spi.RdmaDevice;
-import io.rdmareactive.spi.SendWorkRequest;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -29,14 +27,13 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class ProtocolConnection implements AutoCloseable, CompletionHandler {
 
     static final int RECEIVE_DEPTH = 256;
-    private static final int COMPLETIONS_PER_POLL = 64;
+    static final int COMPLETIONS_PER_POLL = 64;
 
     private final RdmaDevice device;
     /** The connection's own protection domain: its regions and queue pair are in it, no other connection's. */
     private final ProtectionDomain domain;
     private final ProtocolOptions options;
     private final int maxStreams;
-    private final int ringCapacity;
     private final CompletionQueue completions;
     private final MemoryRegion local;
     private final MemoryRegion remote;
@@ -60,18 +57,16 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private final Posting posting;
     /** Takes the completions, in the order their work was posted. */
     private final CompletionOrder completionOrder;
+    /** What this side tells the peer as it ends, and what it had not delivered. */
+    private final Goodbye goodbye;
 
     /** When this duty cycle began ({@link System#nanoTime()}): the parts tell liveness of words sent and received. */
     long nowNanos;
     private volatile String error;
     private volatile boolean closed;
-    private volatile boolean peerClosed;
+    volatile boolean peerClosed;
     /** The peer disconnected on purpose; what it wrote before may still wait in the completion queue (driver). */
     boolean peerClosing;
-    /** The goodbye word's value once a side closes on purpose. */
-    static final long GOODBYE = 1;
-    /** How long close() waits for its last credit and goodbye writes to complete before it disconnects. */
-    private static final long GOODBYE_WAIT_NANOS = 200_000_000L;
     /** What the provider said of the peer's disconnect: on verbs, it cannot tell a close from a process that died. */
     private String peerClosingReason;
     /** When a completion said the queue pair flushed its work, or 0: the device's event is to say why (driver). */
@@ -88,7 +83,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         this.pollPublished = direct;
         this.options = options;
         this.maxStreams = options.maxStreams();
-        this.ringCapacity = options.ringCapacity();
+        final int ringCapacity = options.ringCapacity();
         this.completions = completions;
         this.local = local;
         this.remote = remote;
@@ -131,6 +126,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         this.published = new PublishedPositions(this, lines, streams, ringCapacity, active, liveness);
         this.parking = new Parking(this, domain, queuePair, lines, marks, liveness, posting, active, direct,
             peerDoorbell, peerLines);
+        this.goodbye = new Goodbye(this, completions, completionOrder, queuePair, posting, streams, ringCapacity);
     }
 
     /** @return the send queue depth of a connection of that many streams */
@@ -224,12 +220,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
      * now loses nothing this side sent
      */
     public boolean isFlushed() {
-        for (final ProtocolStream stream : streams) {
-            if (!stream.sendRing().isFlushed()) {
-                return false;
-            }
-        }
-        return true;
+        return goodbye.isFlushed();
     }
 
     /**
@@ -240,33 +231,12 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
      * @param waitedMillis how long the close waited for the flush
      */
     public void closingUnflushed(final long waitedMillis) {
-        final String undelivered = undelivered();
+        final String undelivered = goodbye.undelivered();
         if (undelivered != null && error == null) {
             error = "closed with " + undelivered + " that did not reach the peer's memory within " + waitedMillis
                 + " ms (the liveness timeout): the peer took no more (it stopped, or its consumer did); those messages "
                 + "are lost";
         }
-    }
-
-    /**
-     * @return the messages this side committed to send and has not seen reach the peer's memory ("N message(s) (B
-     *     bytes, on S stream(s)) committed to send", the bytes counting their streams' other frames too), or null if
-     *     none (cold path: allocates)
-     */
-    private String undelivered() {
-        long bytes = 0;
-        long messages = 0;
-        int streamsWith = 0;
-        for (final ProtocolStream stream : streams) {
-            final long[] unconfirmed = stream.sendRing().unconfirmed();
-            if (unconfirmed[0] > 0) {
-                bytes += unconfirmed[0];
-                messages += unconfirmed[1];
-                streamsWith++;
-            }
-        }
-        return messages == 0 ? null : messages + " message(s) (" + bytes + " bytes, on " + streamsWith + " stream(s)) "
-            + "committed to send";
     }
 
     /** @return the queue pair, for matching the device's connection events */
@@ -279,7 +249,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         switch (event.type()) {
             case DISCONNECTED -> {
                 if (error == null) {
-                    if (CheckedWord.read(lines, ConnectionLayout.GOODBYE_OFFSET) == GOODBYE) {
+                    if (CheckedWord.read(lines, ConnectionLayout.GOODBYE_OFFSET) == Goodbye.GOODBYE) {
                         // on purpose: not an error of the connection (streams it cut short fail); the end becomes
                         // visible once the completions of what the peer wrote before are all taken, in doWork
                         peerClosing = true;
@@ -478,8 +448,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     /** Ends the connection with an error; the first reason wins. */
     void fail(final String reason) {
         if (error == null && !closed) {
-            readLastCredit(); // before the error shows: a sender that sees the end sees the peer's last credit too
-            final String undelivered = undelivered();
+            // before the error shows: a sender that sees the end sees the peer's last credit too
+            goodbye.readLastCredit();
+            final String undelivered = goodbye.undelivered();
             // what the API called sent and the peer may never have had: counted, never silently lost
             error = undelivered == null ? reason : reason + "; " + undelivered + " had not been seen to reach the "
                 + "peer's memory and may be lost";
@@ -494,8 +465,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             return;
         }
         if (error == null) {
-            returnLastCredit();
-            readLastCredit();
+            goodbye.returnLastCredit();
+            goodbye.readLastCredit();
         }
         closed = true;
         if (!terminationReported) {
@@ -508,50 +479,6 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         remote.close();
         parking.releaseDoorbell();
         domain.close(); // released by the provider once the queue pair and the regions are gone
-    }
-
-    /**
-     * Tells the peer, one last time, how far this side consumed: its sender learns that everything it sent, the end
-     * of its stream included, arrived, even when this side closes right after consuming it.
-     */
-    private void returnLastCredit() {
-        if (peerClosing || peerClosed || flushedSinceNanos != 0) {
-            return; // the peer is gone or going: nothing would land, and its flushed writes would never complete
-        }
-        final SendWorkRequest sends = posting.sends;
-        sends.clear();
-        for (int s = 0; s < maxStreams && posting.room(1); s++) {
-            posting.returnCredit(s);
-        }
-        if (posting.room(1)) {
-            final AtomicBuffer staging = posting.staging;
-            CheckedWord.write(staging, ConnectionLayout.GOODBYE_OFFSET, GOODBYE);
-            posting.addWrite(Posting.KIND_GRANT | (posting.sendsAdded & Posting.POSITION_MASK),
-                staging.addressOffset() + ConnectionLayout.GOODBYE_OFFSET, CheckedWord.LENGTH,
-                ConnectionLayout.lineOffset(0, maxStreams, ringCapacity) + ConnectionLayout.GOODBYE_OFFSET);
-        }
-        if (sends.count() > 0 && queuePair.postSend(sends) == PostStatus.OK) {
-            // an adapter moves the bytes after the post: wait (briefly) until they landed, so that the disconnect
-            // cannot overtake them and the peer reads this goodbye before it sees the disconnect
-            final long deadline = System.nanoTime() + GOODBYE_WAIT_NANOS;
-            while (posting.outstandingSends > 0 && error == null && flushedSinceNanos == 0 && !peerClosing
-                && System.nanoTime() < deadline) {
-                if (completions.poll(completionOrder, COMPLETIONS_PER_POLL) == 0) {
-                    Thread.onSpinWait();
-                }
-            }
-        }
-    }
-
-    /**
-     * Reads the peer's credit once more as the connection ends (the peer writes it before it disconnects), so that
-     * a sender learns whether everything it sent was consumed. Called before the end becomes visible ({@link #error}
-     * or {@link #closed} written), on the connection's loop. Errors in it no longer matter.
-     */
-    private void readLastCredit() {
-        for (final ProtocolStream stream : streams) {
-            stream.sendRing().refreshCredit();
-        }
     }
 
     @Override
