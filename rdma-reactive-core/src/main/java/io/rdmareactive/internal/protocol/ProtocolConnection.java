@@ -46,8 +46,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private final Liveness liveness;
     /** The streams the loop looks at in this duty cycle. */
     private final WatchSet watch;
-    /** The watch set's words, the same array: the loops over the streams of this cycle read them. */
-    private final long[] active;
+    /** Ends the connection when a consumer found a checked frame rewritten. */
+    private final CorruptionCheck corruption;
     /** Direct peer access: the positions the peer published into this side's rings. */
     private final PublishedPositions published;
     /** The doorbells both ways, and whether the loop may stop polling the connection. */
@@ -103,7 +103,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         // the streams producers and consumers touched since the loop last looked
         final StreamMarks marks = new StreamMarks(maxStreams);
         this.watch = new WatchSet(marks, streams);
-        this.active = watch.active;
+        final long[] active = watch.active;
         // direct: the peer's look-flag is line 0's published word (the control stream is never published)
         final AtomicBuffer peerLines = peerBase == 0 ? null
             : new UnsafeBuffer(peerBase + linesOffset, maxStreams * ConnectionLayout.LINE);
@@ -123,6 +123,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         this.posting = new Posting(this, queuePair, local, peer, lines, staging, streams, active, liveness,
             peerDoorbell, ringCapacity);
         this.completionOrder = new CompletionOrder(this, queuePair, streams, active, liveness, posting);
+        this.corruption = new CorruptionCheck(this, streams, active);
         this.published = new PublishedPositions(this, lines, streams, ringCapacity, active, liveness);
         this.parking = new Parking(this, domain, queuePair, lines, marks, liveness, posting, active, direct,
             peerDoorbell, peerLines);
@@ -325,13 +326,13 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         }
         watch.takeMarks();
         work += control.drain(); // two reads when nothing arrived: a test or a peer may advance it without a completion
-        if (checkCorruption()) {
+        if (corruption.checkCorruption()) {
             return work;
         }
         activity.onPolled(); // the streams drain what arrived and commit their answers, posted below
         watch.takeMarks();
         work += posting.repostReceivesIfDue();
-        work += control.send(active);
+        work += control.send(watch.active);
         watch.takeMarks(); // the control stream's own frames
         posting.clear();
         work += posting.sendData();
@@ -393,33 +394,6 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     /** @return true if the loop watches stream {@code s}: it looks at it in every cycle, unmarked (for tests) */
     boolean isWatched(final int s) {
         return watch.isActive(s);
-    }
-
-    /**
-     * A consumer found a checked frame rewritten (its stream was marked): the connection ends. The control stream
-     * too, as a corrupted one would stall every stream.
-     *
-     * @return true if the connection failed
-     */
-    private boolean checkCorruption() {
-        if (streams[ProtocolStream.CONTROL_STREAM].receiveRing().isCorrupted()) { // the loop reads it: no mark
-            fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " on stream 0"
-                + " (a checked frame changed before it was read)");
-            return true;
-        }
-        for (int w = 0; w < active.length; w++) {
-            long bits = active[w];
-            while (bits != 0) {
-                final int s = (w << 6) + Long.numberOfTrailingZeros(bits);
-                bits &= bits - 1;
-                if (streams[s].receiveRing().isCorrupted()) {
-                    fail(ProtocolError.describe(ProtocolError.FRAME_MALFORMED) + " on stream " + s
-                        + " (a checked frame changed before it was read)");
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /** A completion of this connection's queue pair, taken in the order its work was posted. */
