@@ -1,6 +1,5 @@
 package io.rdmareactive.internal.protocol;
 
-
 import io.rdmareactive.spi.Completion;
 import io.rdmareactive.spi.CompletionHandler;
 import io.rdmareactive.spi.CompletionQueue;
@@ -21,6 +20,16 @@ import org.agrona.concurrent.UnsafeBuffer;
  * consumed bytes in batches, posts each stream's committed bytes as RDMA WRITE WITH IMMEDIATE (one work request,
  * two where the range wraps), and keeps the connection alive or declares the peer dead. It allocates nothing and
  * throws nothing; a failure ends the connection with {@link #error()} set. It runs on one thread at a time.
+ *
+ * <p>It composes its parts, each with one role, and its duty cycle calls them in this order: {@code CompletionOrder}
+ * takes the completions in the order their work was posted; {@code PublishedPositions} reads what a peer with direct
+ * access published; {@code ControlStream} reads the control stream; {@code CorruptionCheck} ends the connection on a
+ * checked frame rewritten; the {@code WatchSet} takes the streams' marks; {@code ControlStream} writes the consumers'
+ * requests; {@code Posting} turns committed frames and credit into work requests; {@code Parking} maps the peer's
+ * doorbell; the {@code WatchSet} keeps the streams with work; {@code Liveness} keeps the connection alive or declares
+ * the peer dead. Out of the cycle, {@code Parking} decides whether the loop may stop polling the connection, and
+ * {@code Goodbye} is what the connection tells its peer as it ends. The connection keeps the state of its end (its
+ * error, who closed it) and its face to the layers above.
  *
  * <p>Application threads use {@link #stream(int)}: one producer and one consumer per stream.
  */
@@ -44,21 +53,22 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     /** The peer may publish data straight into this side's rings: poll the published positions. */
     private final boolean pollPublished;
     private final Liveness liveness;
-    /** The streams the loop looks at in this duty cycle. */
-    private final WatchSet watch;
-    /** Ends the connection when a consumer found a checked frame rewritten. */
-    private final CorruptionCheck corruption;
-    /** Direct peer access: the positions the peer published into this side's rings. */
-    private final PublishedPositions published;
-    /** The doorbells both ways, and whether the loop may stop polling the connection. */
-    private final Parking parking;
-
-    /** Turns committed frames and credit into work requests. */
-    private final Posting posting;
     /** Takes the completions, in the order their work was posted. */
     private final CompletionOrder completionOrder;
+    /** Direct peer access: the positions the peer published into this side's rings. */
+    private final PublishedPositions published;
+    /** Ends the connection when a consumer found a checked frame rewritten. */
+    private final CorruptionCheck corruption;
+    /** The streams the loop looks at in this duty cycle. */
+    private final WatchSet watch;
+    /** Turns committed frames and credit into work requests. */
+    private final Posting posting;
+    /** The doorbells both ways, and whether the loop may stop polling the connection. */
+    private final Parking parking;
     /** What this side tells the peer as it ends, and what it had not delivered. */
     private final Goodbye goodbye;
+
+    // the state of the connection and its end: the parts read the package-private fields; CompletionOrder sets flushes
 
     /** When this duty cycle began ({@link System#nanoTime()}): the parts tell liveness of words sent and received. */
     long nowNanos;
@@ -373,7 +383,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
 
     /**
      * The loop would stop polling the connection (after duty cycles without work): whether it may, and what polls it
-     * again, is {@link Parking#park()}'s.
+     * again, is {@code Parking.park()}'s.
      *
      * @return true if parked
      */

@@ -34,9 +34,24 @@
  *
  * <h2>The connection</h2>
  * <ul>
- *   <li>{@link io.rdmareactive.internal.protocol.ProtocolConnection}: the handshake (the listener takes a client's
- *   stream slots and ring capacity up to its own, both use the smaller maximum message length; a refusal, or a
- *   connection that cannot be allocated, is rejected with a reason both sides read) and the driver's duty cycle.</li>
+ *   <li>{@link io.rdmareactive.internal.protocol.ConnectionEstablishment}: the handshake (the listener takes a
+ *   client's stream slots and ring capacity up to its own, both use the smaller maximum message length; a refusal, or
+ *   a connection that cannot be allocated, is rejected with a reason both sides read).</li>
+ *   <li>{@link io.rdmareactive.internal.protocol.ProtocolConnection}: the connection's parts and the driver's duty
+ *   cycle, which calls them in order. Each part has one role:
+ *   <ul>
+ *     <li>{@code CompletionOrder}: the completions, taken in the order their work was posted;</li>
+ *     <li>{@code PublishedPositions}: with direct peer access, the positions the peer published into the rings;</li>
+ *     <li>{@code ControlStream}: the control stream, which the driver alone reads and writes;</li>
+ *     <li>{@code CorruptionCheck}: the end of a connection whose consumer found a checked frame rewritten;</li>
+ *     <li>{@code WatchSet}: the streams the loop looks at in a cycle, from the {@code StreamMarks} of their
+ *     producers and consumers;</li>
+ *     <li>{@code Posting}: committed frames and credit turned into work requests;</li>
+ *     <li>{@code Parking}: the doorbells both ways ({@code PeerDoorbell} rings the peer's), and when the loop may
+ *     stop polling the connection;</li>
+ *     <li>{@code Liveness}: keepalives, and the peer declared dead when silent;</li>
+ *     <li>{@code Goodbye}: what the connection tells its peer as it ends, and what it had not delivered.</li>
+ *   </ul></li>
  *   <li>{@link io.rdmareactive.internal.protocol.ProtocolStream}: one stream for its producer (claim, commit, OPEN,
  *   COMPLETE, ERROR) and its consumer (poll, {@code checkFrame}), and its message credit and uses.</li>
  *   <li>{@code StreamSendRing} and {@code StreamReceiveRing}: the two halves of a stream's mirrored ring; frames are
