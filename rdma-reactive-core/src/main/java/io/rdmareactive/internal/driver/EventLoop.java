@@ -50,6 +50,8 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
  * The loop's idle strategy is wrapped: before an idle turn that may park, the loop says so ({@code sleeping}) and
  * looks once more for work; a thread that hands work over ({@link #execute}, {@link #notifyWork()}) counts it and
  * unparks the loop only if it said it sleeps. A busy loop never pays the unpark, and a parked one wakes at once.
+ * Where the loop has a doorbell page and futexes work, it sleeps on the page's sleep word instead of parking
+ * ({@code sleepOn}): then peers in other processes, which map the page, wake it as well as this process's threads.
  *
  * <p>A task that throws is counted and logged through the group's error handler, and the next task runs.
  */
@@ -87,6 +89,13 @@ public final class EventLoop implements Agent {
     private Doorbells doorbells;
     private Closing[] closing = new Closing[0];
     private long signalsSeen;
+    /** The page whose word the thread sleeps on now, or null (written by the loop, read by wakers). */
+    private volatile Doorbells sleepingOn;
+    /** Wakers inside the doorbell page, plus {@link #PAGE_CLOSED} once it closes: unmapped only with none inside. */
+    private final java.util.concurrent.atomic.AtomicInteger pageUsers = new java.util.concurrent.atomic.AtomicInteger();
+    private static final int PAGE_CLOSED = 1 << 30;
+    /** The sleep's {@code struct timespec} (loop thread). */
+    private final java.lang.foreign.MemorySegment timespec = java.lang.foreign.Arena.ofAuto().allocate(16, 8);
     /** Deadlines of this loop's work (request timeouts), about a millisecond apart at most; loop thread only. */
     private final DeadlineTimerWheel timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, System.nanoTime(),
         TIMER_TICK_NANOS, 512);
@@ -206,6 +215,7 @@ public final class EventLoop implements Agent {
             if (owner != null) {
                 LockSupport.unpark(owner);
             }
+            wakeSleeper();
         }
     }
 
@@ -216,6 +226,24 @@ public final class EventLoop implements Agent {
         if (owner != null) {
             LockSupport.unpark(owner);
         }
+        wakeSleeper();
+    }
+
+    /**
+     * Wakes the loop's thread if it sleeps on its doorbell page's word (any thread): inside the page's guard, so that
+     * the loop never unmaps the page under a waker.
+     */
+    private void wakeSleeper() {
+        if (sleepingOn == null) {
+            return;
+        }
+        if (pageUsers.incrementAndGet() < PAGE_CLOSED) {
+            final Doorbells bells = sleepingOn;
+            if (bells != null) {
+                bells.wake();
+            }
+        }
+        pageUsers.decrementAndGet();
     }
 
     /**
@@ -320,6 +348,11 @@ public final class EventLoop implements Agent {
 
     private void closeDoorbells() {
         if (doorbells != null) {
+            // no waker enters the page from now on; the ones inside leave within a few instructions and a system call
+            pageUsers.getAndAdd(PAGE_CLOSED);
+            while (pageUsers.get() != PAGE_CLOSED) {
+                Thread.onSpinWait();
+            }
             try {
                 doorbells.close();
             } catch (final RuntimeException ex) {
@@ -327,6 +360,38 @@ public final class EventLoop implements Agent {
             }
             doorbells = null;
         }
+    }
+
+    /**
+     * The thread sleeps on the doorbell page's word for at most {@code nanos} (loop thread, where the strategy would
+     * park it): it says so in the word, looks once more for work a waker could have missed (handed-over work, a
+     * doorbell, frames a peer published to a connection it polls), and sleeps only if there is none. A waker that comes
+     * after that look finds the word set and wakes it, whichever process it is in ({@code Doorbells.wake}).
+     */
+    private void sleepOn(final Doorbells bells, final long seen, final long nanos) {
+        sleepingOn = bells;
+        bells.sayAsleep(); // a volatile store: the looks below come after a waker can see the word
+        if (signals.get() == seen && tasks.isEmpty() && overflow.isEmpty() && !stopping && !bells.anyRung()
+            && !anyUnreadPublished()) {
+            bells.sleep(timespec, nanos);
+        } else {
+            bells.sayAwake();
+        }
+        sleepingOn = null;
+    }
+
+    /** @return true while the loop's thread sleeps on its doorbell page's word, or is about to (for tests) */
+    boolean isSleepingOnPage() {
+        return sleepingOn != null;
+    }
+
+    private boolean anyUnreadPublished() {
+        for (int i = 0; i < polledCount; i++) {
+            if (polled[i].connection.hasUnreadPublished()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return how many connections this loop serves now (a snapshot) */
@@ -628,22 +693,36 @@ public final class EventLoop implements Agent {
     IdleStrategy wrap(final IdleStrategy delegate) {
         // a strategy that never parks (busy-spin, no-op, yielding) needs no waking: its loop never says it sleeps, so
         // the threads that hand it work never pay an unpark
-        final boolean parks = delegate instanceof org.agrona.concurrent.BackoffIdleStrategy
-            || delegate instanceof org.agrona.concurrent.SleepingIdleStrategy
-            || delegate instanceof org.agrona.concurrent.SleepingMillisIdleStrategy;
+        final IdleStrategies.ParkPlan plan = IdleStrategies.parkPlan(delegate);
+        final boolean parks = plan != null;
         mayPark = parks;
+        // where the loop has a doorbell page and futexes work, it sleeps on the page's word instead of parking, so that
+        // peers in other processes can wake it too
+        final boolean sleepsOnPage = parks && Doorbells.canSleep();
         return new IdleStrategy() {
+            private long idleTurns;
+            private long sleepNanos = parks ? plan.minParkNanos() : 0;
+
             @Override
             public void idle(final int workCount) {
                 if (workCount > 0 || !parks) {
+                    idleTurns = 0;
+                    sleepNanos = parks ? plan.minParkNanos() : 0;
                     delegate.idle(workCount);
                     return;
                 }
+                idleTurns++;
                 sleeping = true;
                 VarHandle.fullFence();
                 final long seen = signals.get();
                 if (seen == signalsSeen && tasks.isEmpty() && overflow.isEmpty() && !stopping) {
-                    delegate.idle(0);
+                    final Doorbells bells = doorbells;
+                    if (sleepsOnPage && bells != null && idleTurns > plan.turnsBeforePark()) {
+                        sleepOn(bells, seen, sleepNanos);
+                        sleepNanos = Math.min(sleepNanos << 1, plan.maxParkNanos());
+                    } else {
+                        delegate.idle(0);
+                    }
                 }
                 signalsSeen = seen;
                 sleeping = false;

@@ -142,6 +142,52 @@ public final class IdleStrategies {
         return strategy;
     }
 
+    /**
+     * When a strategy parks its thread, and for how long: after {@code turnsBeforePark} idle turns in a row, for
+     * {@code minParkNanos} doubling to {@code maxParkNanos} (equal for the sleeping strategies, which park at every
+     * idle turn). An event loop that can sleep on its doorbell page's word follows this plan with its own sleeps,
+     * which a peer in any process can cut short, instead of the strategy's parks.
+     */
+    record ParkPlan(long turnsBeforePark, long minParkNanos, long maxParkNanos) {
+    }
+
+    /**
+     * @return the park plan of {@code strategy}, or null if it never parks the thread (busy-spin, no-op, yielding, or
+     *     a strategy this class does not know). Agrona keeps the periods in fields without accessors: they are read
+     *     once, when a loop starts, and Agrona's defaults stand in where they cannot be read.
+     */
+    static ParkPlan parkPlan(final IdleStrategy strategy) {
+        if (strategy instanceof BackoffIdleStrategy) {
+            final Class<?> data = BackoffIdleStrategy.class.getSuperclass(); // BackoffIdleStrategyData
+            final long spins = field(data, strategy, "maxSpins", BackoffIdleStrategy.DEFAULT_MAX_SPINS);
+            final long yields = field(data, strategy, "maxYields", BackoffIdleStrategy.DEFAULT_MAX_YIELDS);
+            return new ParkPlan(spins + yields,
+                field(data, strategy, "minParkPeriodNs", BackoffIdleStrategy.DEFAULT_MIN_PARK_PERIOD_NS),
+                field(data, strategy, "maxParkPeriodNs", BackoffIdleStrategy.DEFAULT_MAX_PARK_PERIOD_NS));
+        }
+        if (strategy instanceof SleepingIdleStrategy) {
+            final long period = field(SleepingIdleStrategy.class, strategy, "sleepPeriodNs",
+                SleepingIdleStrategy.DEFAULT_SLEEP_PERIOD_NS);
+            return new ParkPlan(0, period, period);
+        }
+        if (strategy instanceof SleepingMillisIdleStrategy) {
+            final long period = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(field(
+                SleepingMillisIdleStrategy.class, strategy, "sleepPeriodMs", 1));
+            return new ParkPlan(0, period, period);
+        }
+        return null;
+    }
+
+    private static long field(final Class<?> owner, final Object instance, final String name, final long fallback) {
+        try {
+            final java.lang.reflect.Field field = owner.getDeclaredField(name);
+            field.setAccessible(true);
+            return field.getLong(instance);
+        } catch (final ReflectiveOperationException | RuntimeException ex) {
+            return fallback;
+        }
+    }
+
     private static IdleStrategy backoff(final String spec, final String parameters) {
         long maxSpins = BackoffIdleStrategy.DEFAULT_MAX_SPINS;
         long maxYields = BackoffIdleStrategy.DEFAULT_MAX_YIELDS;

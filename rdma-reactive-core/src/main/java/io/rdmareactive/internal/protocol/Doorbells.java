@@ -22,10 +22,17 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class Doorbells implements AutoCloseable {
 
-    /** The page's length: 32,768 doorbells. */
+    /** The page's length. */
     public static final int LENGTH = 4096;
-    /** The most doorbells one page holds. */
-    public static final int CAPACITY = LENGTH * Byte.SIZE;
+    /**
+     * Offset of the loop's sleep word (an int), alone in the page's last cache line: 1 from just before the loop's
+     * last look for work until it wakes, while its thread may sleep on the word ({@link Futex}); 0 otherwise. Whoever
+     * gives the loop work after that look, in this process or another that maps the page, finds it 1, sets it to 0 and
+     * wakes the thread ({@link #wake(AtomicBuffer)}).
+     */
+    static final int SLEEP_OFFSET = LENGTH - 64;
+    /** The most doorbells one page holds: 32,256, the last cache line being the sleep word's. */
+    public static final int CAPACITY = SLEEP_OFFSET * Byte.SIZE;
 
     private final MemoryRegion region;
     private final AtomicBuffer page;
@@ -120,6 +127,63 @@ public final class Doorbells implements AutoCloseable {
                 return;
             }
         } while (!page.compareAndSetLong(offset, word, word | bit));
+    }
+
+    // ------------------------------------------------------------------------------------------------ sleeping
+
+    /** @return true if the loop's thread can sleep on this page's sleep word, woken by any process that maps it */
+    public static boolean canSleep() {
+        return Futex.AVAILABLE;
+    }
+
+    /**
+     * The loop is about to look for work one last time and then sleep (loop): a volatile store, so that its look comes
+     * after any waker can see the word. Only where {@link #canSleep()}.
+     */
+    public void sayAsleep() {
+        page.putIntVolatile(SLEEP_OFFSET, 1);
+    }
+
+    /**
+     * Sleeps at most {@code nanos} unless a waker took the sleep word since {@link #sayAsleep()} (loop), then says the
+     * loop is awake. May return early.
+     *
+     * @param timespec sixteen bytes of the loop's, for the system call
+     */
+    public void sleep(final java.lang.foreign.MemorySegment timespec, final long nanos) {
+        Futex.await(page.addressOffset() + SLEEP_OFFSET, 1, timespec, nanos);
+        sayAwake();
+    }
+
+    /** The loop is awake (loop): wakers need not wake it. */
+    public void sayAwake() {
+        page.putIntVolatile(SLEEP_OFFSET, 0);
+    }
+
+    /** @return true if a doorbell of the page rang and was not taken yet (loop, in its last look before it sleeps) */
+    public boolean anyRung() {
+        for (int word = 0; word < wordsInUse; word++) {
+            if (page.getLongVolatile(word << 3) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Wakes this page's loop if it sleeps (any thread of this process, while the page is open). */
+    public void wake() {
+        wake(page);
+    }
+
+    /**
+     * Wakes the loop of {@code page} if it said it sleeps (any thread, any process mapping the page, after the writes
+     * the loop must see and a full fence): one read while it does not; while it does, the first waker takes the word
+     * and makes the system call, the others only read.
+     */
+    static void wake(final AtomicBuffer page) {
+        if (Futex.AVAILABLE && page.getIntVolatile(SLEEP_OFFSET) != 0 && page.compareAndSetInt(SLEEP_OFFSET, 1, 0)) {
+            Futex.wake(page.addressOffset() + SLEEP_OFFSET);
+        }
     }
 
     @Override

@@ -10,7 +10,9 @@ import org.agrona.concurrent.AtomicBuffer;
  *
  * <p>The peer's loop parks a connection only after this side acknowledged its doorbell (once the page is mapped here),
  * and only if the flag is clear after it said it parks; it clears the flag before it reads. So a write is always seen:
- * the flag was set while the peer looked (it looks again), or the doorbell rings.
+ * the flag was set while the peer looked (it looks again), or the doorbell rings. And where the peer's loop thread
+ * sleeps on its page's sleep word ({@link Doorbells#sayAsleep()}), a write that finds the word set wakes it, from
+ * whichever process: without that, a loop in another process slept through the write until its park ended.
  */
 final class PeerDoorbell {
 
@@ -46,13 +48,19 @@ final class PeerDoorbell {
 
     /** {@link #ring()} for a caller that has just made a full fence after its writes. */
     void ringFenced() {
+        final AtomicBuffer mappedPage = page;
         if (flag.getLongVolatile(0) != 0) {
+            // the peer's loop looks at this connection in every cycle, unless its thread went to sleep: its sleep word
+            // says so (a read of a line that changes only when that loop sleeps or wakes)
+            if (mappedPage != null) {
+                Doorbells.wake(mappedPage);
+            }
             return;
         }
         flag.putLongVolatile(0, 1); // a full fence: the page is read after the flag is visible
-        final AtomicBuffer mappedPage = page;
         if (mappedPage != null) {
             Doorbells.ring(mappedPage, doorbell);
+            Doorbells.wake(mappedPage);
         }
     }
 }

@@ -376,6 +376,14 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return parking.doorbell(doorbells, number);
     }
 
+    /**
+     * @return true if the peer published frames this side has not read yet (direct peer access; the loop's last look
+     *     before its thread sleeps, loop only)
+     */
+    public boolean hasUnreadPublished() {
+        return pollPublished && !isTerminated() && published.hasUnread();
+    }
+
     /** @return true if the connection uses direct peer access, and so may be parked once it has a doorbell */
     public boolean mayUseDoorbell() {
         return parking.mayUseDoorbell();

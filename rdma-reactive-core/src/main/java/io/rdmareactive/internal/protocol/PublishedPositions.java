@@ -73,6 +73,20 @@ final class PublishedPositions {
     }
 
     /**
+     * @return true if the peer published frames into a data stream's ring that this side has not read yet (the loop's
+     *     last look before its thread sleeps: one read of each data stream's published position)
+     */
+    boolean hasUnread() {
+        for (int s = 1; s < maxStreams; s++) {
+            if (lines.getLongVolatile(s * ConnectionLayout.LINE + ConnectionLayout.PUBLISHED_OFFSET)
+                != streams[s].receiveRing().receivedPosition()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Direct peer access: how far the peer published frames into each data stream's receive ring (a long in the
      * stream's line, written by the peer's producers with a release store after the frames). A new position is checked
      * like an immediate's advance: it may not go backwards or beyond the room this side gave, and every new frame

@@ -201,6 +201,88 @@ class EventLoopTest {
         }
     }
 
+    /**
+     * Two shared-memory devices, as two processes would have, each with a loop that parks for a minute whenever it
+     * has nothing to do, longer than this test waits. Once both loops sleep, a message committed on one side reaches
+     * the other side only because the commit found that loop's sleep word set in its doorbell page and woke it (a
+     * futex on the page, which the other device maps as a peer in another process would). Without it the message
+     * waited for the sleep to end.
+     */
+    @Test
+    @org.junit.jupiter.api.condition.EnabledOnOs(org.junit.jupiter.api.condition.OS.LINUX)
+    void aLoopParkedForAMinuteIsWokenByAPeerOfAnotherDeviceThatWritesToIt() throws Exception {
+        final Supplier<IdleStrategy> parkLong = () -> new org.agrona.concurrent.SleepingIdleStrategy(
+            TimeUnit.SECONDS.toNanos(60));
+        final EventLoopGroup serverLoops = start(1, parkLong, false);
+        final RdmaDevice clientDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory)
+            .build());
+        final EventLoopGroup clientLoops = EventLoopGroup.start(name + "-client", clientDevice, 1, parkLong,
+            counters.errors(), Thread::new, false);
+        final ProtocolOptions options = ProtocolOptions.DEFAULTS;
+        try (Listener listener = device.listen("parked")) {
+            final CompletableFuture<ProtocolConnection> accepted = CompletableFuture.supplyAsync(() ->
+                ConnectionEstablishment.accept(device, listener.accept(BOUND), options));
+            final ProtocolConnection client = ConnectionEstablishment.connect(clientDevice, "parked", options, BOUND);
+            final ProtocolConnection server = accepted.get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(client.sendsDirect()).as("direct peer access").isTrue();
+            final CountDownLatch arrived = new CountDownLatch(1);
+            server.activity(new StreamActivity() {
+                @Override
+                public void onFramesArrived(final int stream) {
+                    arrived.countDown();
+                }
+
+                @Override
+                public void onProducerReady(final int stream) {
+                }
+
+                @Override
+                public void onTerminated() {
+                }
+            });
+            final EventLoop serverLoop = serverLoops.next();
+            final EventLoop clientLoop = clientLoops.next();
+            serverLoop.execute(() -> serverLoop.add(server));
+            clientLoop.execute(() -> clientLoop.add(client));
+            // both connections park once each side mapped the other's doorbell page; each task wakes its loop for a
+            // look, as the loops would on their own within their park
+            Awaitility.await("both connections parked").atMost(BOUND).pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    serverLoop.execute(() -> { });
+                    clientLoop.execute(() -> { });
+                    return serverLoop.parkedCount() == 1 && clientLoop.parkedCount() == 1;
+                });
+            Thread.sleep(200); // nothing more to do: both threads go to sleep for a minute
+
+            final var out = client.stream(1);
+            final int index = out.claim(8);
+            out.buffer().putLong(index, 42);
+            out.commit(io.rdmareactive.internal.protocol.ProtocolStream.WHOLE); // straight into the server's ring
+            assertThat(arrived.await(20, TimeUnit.SECONDS)).as("the server's sleeping loop saw the frame").isTrue();
+        } finally {
+            clientLoops.close();
+            clientDevice.close();
+        }
+    }
+
+    /**
+     * A loop that sleeps for a minute whenever it has nothing to do, on its doorbell page's word: a task handed over
+     * from another thread runs at once, the hand-over having woken it (a futex wake, as {@code LockSupport.unpark}
+     * would wake a parked thread).
+     */
+    @Test
+    @org.junit.jupiter.api.condition.EnabledOnOs(org.junit.jupiter.api.condition.OS.LINUX)
+    void aLoopSleepingForAMinuteRunsATaskHandedOverAtOnce() throws Exception {
+        final EventLoop loop = start(1, () -> new org.agrona.concurrent.SleepingIdleStrategy(
+            TimeUnit.SECONDS.toNanos(60)), false).next();
+        for (int i = 0; i < 5; i++) {
+            Thread.sleep(100); // the loop has gone to sleep
+            final CountDownLatch ran = new CountDownLatch(1);
+            assertThat(loop.execute(ran::countDown)).isTrue();
+            assertThat(ran.await(20, TimeUnit.SECONDS)).as("task %d ran within 20 s of a 60 s sleep", i).isTrue();
+        }
+    }
+
     @Test
     void tasksHandedOverFromManyThreadsEachRunOnceOnTheLoopInTheOrderEachThreadHandedThemOver() throws Exception {
         final EventLoop loop = start(1).next();
@@ -358,10 +440,13 @@ class EventLoopTest {
 
     // ------------------------------------------------------------------------------------------------ waking
 
-    /** Waits until the loop's thread is parked (in its idle strategy, as nothing else parks it). */
-    private static void awaitParked(final Thread thread) {
+    /**
+     * Waits until the loop's thread is parked (in its idle strategy, as nothing else parks it) or sleeps on its
+     * doorbell page's word (in a system call: the thread looks runnable).
+     */
+    private static void awaitParked(final Thread thread, final EventLoop loop) {
         Awaitility.await("the loop thread parks").atMost(BOUND).pollInterval(Duration.ofMillis(5))
-            .until(() -> thread.getState() == Thread.State.TIMED_WAITING);
+            .until(() -> thread.getState() == Thread.State.TIMED_WAITING || loop.isSleepingOnPage());
     }
 
     @Test
@@ -370,7 +455,7 @@ class EventLoopTest {
         final EventLoop loop = loops.next();
         final Thread thread = loops.threads().get(0);
         for (int round = 0; round < 3; round++) {
-            awaitParked(thread);
+            awaitParked(thread, loop);
             final CountDownLatch ran = new CountDownLatch(1);
             final AtomicReference<String> where = new AtomicReference<>();
             assertThat(loop.execute(() -> {
@@ -394,7 +479,7 @@ class EventLoopTest {
         final Thread thread = loops.threads().get(0);
         try {
             for (int round = 0; round < 20; round++) {
-                awaitParked(thread);
+                awaitParked(thread, loop);
                 final CountDownLatch ran = new CountDownLatch(1);
                 assertThat(loop.execute(ran::countDown)).isTrue();
                 await(ran, "round " + round + ": the task handed to the loop parked for an hour ran");
