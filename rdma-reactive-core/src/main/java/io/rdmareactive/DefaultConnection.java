@@ -233,6 +233,21 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         }
     }
 
+    /**
+     * @return this side's view of its streams and of the requests waiting for one, for diagnostics (a snapshot read
+     *     from any thread: fields the loop writes may be a moment old)
+     */
+    String describeStreams() {
+        final StringBuilder text = new StringBuilder(toString()).append(client ? ", client" : ", server")
+            .append(": ").append(waiting.size()).append(" requests waiting for a stream")
+            .append(serveWaitingScheduled ? " (served next)" : "").append(released ? ", released" : "")
+            .append(protocol.isTerminated() ? ", ended" : "");
+        for (int slot = 1; slot < channels.length; slot++) {
+            text.append("\n  ").append(channels[slot].describe());
+        }
+        return text.toString();
+    }
+
     /** Requests that may wait for a free stream, per connection; more are refused. */
     static final int MAX_WAITING_REQUESTS = 1024;
 
@@ -266,6 +281,11 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             return;
         }
         waiting.addLast(new WaitingRequest(kind, opener));
+        if (!serveWaitingScheduled) {
+            // a pass over the streams is due: the requests ahead may all have been cancelled while streams came back,
+            // and no stream that frees later would then serve this one
+            serveWaitingScheduled = loop.execute(serveWaiting);
+        }
     }
 
     /**

@@ -47,6 +47,17 @@ final class StreamChannel implements Inbound, Outbound {
         return stream;
     }
 
+    /** @return this slot's state, for diagnostics ({@link DefaultConnection#describeStreams()}) */
+    String describe() {
+        final InboundStream<?> in = inbound.get();
+        final OutboundStream<?> out = outbound.get();
+        return "stream " + slot + ": " + (open ? "open" : "free") + ", use " + uses + " (protocol " + stream.use() + ")"
+            + (inboundDone ? ", inbound done" : "") + (outboundDone ? ", outbound done" : "")
+            + ", inbound " + (in == null ? "none" : in) + ", outbound " + (out == null ? "none" : out)
+            + (pendingOpenKind != 0 ? ", OPEN not sent" : "") + ", next frame type " + stream.peekType()
+            + ", peer demand " + stream.peerDemand();
+    }
+
     boolean isFree() {
         return !open;
     }

@@ -63,11 +63,15 @@ class InteractionModelsTest {
             call.dispose();
         }
         for (int i = 0; i < 20; i++) { // more calls than streams: each must find a stream that came back
+            final int call = i;
             assertThat(connection.requestResponse("after " + i, Codecs.UTF8_STRING, Codecs.UTF8_STRING)
                 // the burst of cancelled calls may still fill the loop's queue: a refusal says wait and try again
                 .retryWhen(reactor.util.retry.Retry.fixedDelay(1_000, Duration.ofMillis(10))
                     .filter(error -> error instanceof RdmaStreamsBusyException))
-                .block(ShmTestSupport.BOUND)).isEqualTo("AFTER " + i);
+                .timeout(ShmTestSupport.BOUND)
+                .onErrorMap(error -> new AssertionError("call " + call + " after the cancelled ones failed; "
+                    + ((DefaultConnection) connection).describeStreams(), error))
+                .block()).isEqualTo("AFTER " + i);
         }
         assertThat(connection.isDisposed()).isFalse();
     }

@@ -385,4 +385,12 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     public Throwable failure() {
         return failure;
     }
+
+    /** @return the stream's state, for diagnostics */
+    @Override
+    public String toString() {
+        return "receive[" + (done ? "ended" : cancelled ? "cancelled, draining to the end" : subscribed ? "reading"
+            : "not subscribed") + ", requested " + requested + ", delivered " + delivered + " of " + granted
+            + " granted]";
+    }
 }

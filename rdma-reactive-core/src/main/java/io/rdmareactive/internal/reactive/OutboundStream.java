@@ -457,4 +457,12 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
             }
         }
     }
+
+    /** @return the send's state, for diagnostics */
+    @Override
+    public String toString() {
+        return "send[" + (finished ? "finished" : cancelled ? "cancelled" : upstreamDone ? "source done" : "running")
+            + (openKind != 0 ? ", OPEN not sent" : "") + ", asked " + outstanding + (held != null ? ", 1 held" : "")
+            + ", queued " + queued() + "]";
+    }
 }
