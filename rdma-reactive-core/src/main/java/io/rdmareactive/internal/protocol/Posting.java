@@ -12,7 +12,8 @@ import org.agrona.concurrent.AtomicBuffer;
 /**
  * Posting, for one connection: turns what its streams committed and the credit their consumers freed into work
  * requests on its queue pair (RDMA WRITE WITH IMMEDIATE for a stream's committed bytes, one work request, two where
- * the range wraps; RDMA WRITE for credit and the receive grant), within the room of the send queue and the peer's
+ * the range wraps; RDMA WRITE for credit and the receive grant, or, with direct peer access, credit written straight
+ * into the peer's lines), within the room of the send queue and the peer's
  * grant of receives; reposts this side's receives and grants them to the peer; and keeps the ids of the sends in the
  * order posted, against which {@link CompletionOrder} checks their completions. Loop only; allocates nothing.
  */
@@ -44,6 +45,13 @@ final class Posting {
     private final Liveness liveness;
     /** Direct peer access: how this side tells the peer's loop to look; null without. */
     private final PeerDoorbell peerDoorbell;
+    /**
+     * Direct peer access: the peer's lines, mapped here, into which credit is written straight (the same words an
+     * RDMA WRITE would write, without a work request or a completion); null without.
+     */
+    private final AtomicBuffer peerLines;
+    /** Credit written straight into the peer's lines this cycle: the peer is told to look at the end of it. */
+    private boolean creditWritten;
 
     private long receivesPosted;
     int receivesToRepost;
@@ -63,7 +71,7 @@ final class Posting {
     Posting(final ProtocolConnection connection, final QueuePair queuePair, final MemoryRegion local,
             final HandshakeFlyweight peer, final AtomicBuffer lines, final AtomicBuffer staging,
             final ProtocolStream[] streams, final long[] active, final Liveness liveness,
-            final PeerDoorbell peerDoorbell, final int ringCapacity) {
+            final PeerDoorbell peerDoorbell, final AtomicBuffer peerLines, final int ringCapacity) {
         this.connection = connection;
         this.queuePair = queuePair;
         this.local = local;
@@ -77,6 +85,7 @@ final class Posting {
         this.staging = staging;
         this.liveness = liveness;
         this.peerDoorbell = peerDoorbell;
+        this.peerLines = peerLines;
         this.maxOutstandingSends = ProtocolConnection.sendDepth(maxStreams) - 4;
         this.sendIdsDue = new long[Integer.highestOneBit(maxOutstandingSends) << 1];
         this.sends = queuePair.newSendRequest(3 * maxStreams + 2);
@@ -202,6 +211,13 @@ final class Posting {
             return 0;
         }
         final int line = s * ConnectionLayout.LINE;
+        if (peerLines != null) {
+            // direct: the words go straight into the peer's line (the value, then its complement: a reader that
+            // catches them half-written sees a torn word and reads again in its next cycle)
+            CheckedWord.write(peerLines, line + ConnectionLayout.CONSUMED_OFFSET, consumed);
+            creditWritten = true;
+            return 1;
+        }
         CheckedWord.write(staging, line + ConnectionLayout.CONSUMED_OFFSET, consumed);
         addWrite(KIND_CREDIT | ((long) s << 48) | (sendsAdded & POSITION_MASK),
             staging.addressOffset() + line, CheckedWord.LENGTH,
@@ -230,9 +246,13 @@ final class Posting {
                 connection.fail("posting to the queue pair failed: " + PostStatus.name(status));
                 return false;
             }
+            creditWritten = false;
             if (peerDoorbell != null) {
                 peerDoorbell.ring(); // what was posted lands in the peer's memory and completion queue: it looks
             }
+        } else if (creditWritten) {
+            creditWritten = false;
+            peerDoorbell.ring(); // the credit written straight into its lines: it looks
         }
         return true;
     }

@@ -131,7 +131,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 new StreamReceiveRing(new UnsafeBuffer(remote.address() + ring, ringCapacity), s, maxStreams), marks);
         }
         this.posting = new Posting(this, queuePair, local, peer, lines, staging, streams, active, liveness,
-            peerDoorbell, ringCapacity);
+            peerDoorbell, peerLines, ringCapacity);
         this.completionOrder = new CompletionOrder(this, queuePair, streams, active, liveness, posting);
         this.corruption = new CorruptionCheck(this, streams, active);
         this.published = new PublishedPositions(this, lines, streams, ringCapacity, active, liveness);
