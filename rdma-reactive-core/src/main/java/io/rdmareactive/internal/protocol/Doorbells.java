@@ -48,6 +48,9 @@ public final class Doorbells implements AutoCloseable {
         this.region = device.allocateRegion(LENGTH, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
         this.page = new UnsafeBuffer(region.address(), LENGTH);
         page.setMemory(0, LENGTH, (byte) 0);
+        // binds the futex call now, as the loop starts: bound on first use, it held the first commit that looked at
+        // a peer's sleep word for as long as the linker took (50-110 ms, seen as loop stalls in the ping-pong sample)
+        Futex.ensureBound();
     }
 
     /**
@@ -181,7 +184,7 @@ public final class Doorbells implements AutoCloseable {
      * and makes the system call, the others only read.
      */
     static void wake(final AtomicBuffer page) {
-        if (Futex.AVAILABLE && page.getIntVolatile(SLEEP_OFFSET) != 0 && page.compareAndSetInt(SLEEP_OFFSET, 1, 0)) {
+        if (page.getIntVolatile(SLEEP_OFFSET) != 0 && Futex.AVAILABLE && page.compareAndSetInt(SLEEP_OFFSET, 1, 0)) {
             Futex.wake(page.addressOffset() + SLEEP_OFFSET);
         }
     }

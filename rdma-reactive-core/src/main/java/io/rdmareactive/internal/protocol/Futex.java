@@ -38,6 +38,11 @@ final class Futex {
     private Futex() {
     }
 
+    /** Binds the system call now, if it was not yet (its first use costs tens of milliseconds of linking). */
+    static void ensureBound() {
+        // the class initialiser did it
+    }
+
     private static MethodHandle bind() {
         if (SYS_FUTEX < 0 || !System.getProperty("os.name", "").startsWith("Linux")
             || Boolean.getBoolean("rdma.loop.noFutex")) {
