@@ -20,7 +20,6 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.MonoSink;
 import reactor.core.publisher.Sinks;
 
 /**
@@ -171,18 +170,11 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
      * Takes a free stream of this side's parity and opens it (on the loop). When every stream of this side is in use,
      * the request waits, in order, until one is free; at most {@link #MAX_WAITING_REQUESTS} wait, and beyond that, or
      * when so many requests wait for the loop that its bounded queue is nearly full, the request is refused at once
-     * with {@link RdmaStreamsBusyException} (nothing was sent).
+     * with {@link RdmaStreamsBusyException} (nothing was sent). A call cancelled after its stream opened gives the
+     * stream back ({@link StreamOpen}).
      */
     private Mono<StreamChannel> open(final StreamKind kind) {
-        return Mono.<StreamChannel>create(sink -> {
-            final SinkOpener opener = new SinkOpener(sink);
-            sink.onCancel(() -> opener.cancelled = true);
-            open(opener, () -> openOnLoop(kind, opener));
-        })
-            // a stream opened for a call cancelled meanwhile (its Mono drops the stream, on the loop): its use has
-            // begun, so it is finished as the peer expects (an empty request, its answer drained) and comes back,
-            // instead of staying open with nobody to end it
-            .doOnDiscard(StreamChannel.class, channel -> channel.finishServing(channel.use()));
+        return new StreamOpen(this, kind);
     }
 
     /**
@@ -206,31 +198,6 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
 
         /** @return true if it no longer wants the stream (skipped while it waits) */
         boolean isCancelled();
-    }
-
-    /** An {@link Opener} for a {@code Mono} of the stream. */
-    private static final class SinkOpener implements Opener {
-        private final MonoSink<StreamChannel> sink;
-        volatile boolean cancelled;
-
-        SinkOpener(final MonoSink<StreamChannel> sink) {
-            this.sink = sink;
-        }
-
-        @Override
-        public void opened(final StreamChannel channel) {
-            sink.success(channel);
-        }
-
-        @Override
-        public void refused(final Throwable error) {
-            sink.error(error);
-        }
-
-        @Override
-        public boolean isCancelled() {
-            return cancelled;
-        }
     }
 
     /**

@@ -146,8 +146,15 @@ public final class RdmaClient {
      */
     public Mono<Connection> connect() {
         return Mono.<Connection>create(sink -> {
-            final java.util.concurrent.atomic.AtomicBoolean cancelled = new java.util.concurrent.atomic.AtomicBoolean();
-            sink.onCancel(() -> cancelled.set(true));
+            // who owns the connection once made: the subscriber, or nobody (cancelled), decided once; a cancel runs
+            // its hook only when the connection was not handed over, even if it races the hand-over
+            final java.util.concurrent.atomic.AtomicReference<Object> made =
+                new java.util.concurrent.atomic.AtomicReference<>();
+            sink.onCancel(() -> {
+                if (made.getAndSet(CANCELLED) instanceof Connection connection) {
+                    connection.dispose(); // made, then dropped by the cancel: release its server slot and memory
+                }
+            });
             Schedulers.boundedElastic().schedule(() -> {
                 final Connection connection;
                 try {
@@ -156,17 +163,17 @@ public final class RdmaClient {
                     sink.error(ex);
                     return;
                 }
-                if (cancelled.get()) {
+                if (!made.compareAndSet(null, connection)) {
                     connection.dispose(); // nobody will ever see it: release its slot at the server and its memory
                     return;
                 }
                 sink.success(connection);
-                if (cancelled.get()) {
-                    connection.dispose(); // cancelled while being handed over: success was dropped
-                }
             });
         });
     }
+
+    /** {@link #connect()}'s mark for a call cancelled before its connection was handed over. */
+    private static final Object CANCELLED = new Object();
 
     private Connection open() {
         final String address = config.requireAddress("RdmaClient.connect()");

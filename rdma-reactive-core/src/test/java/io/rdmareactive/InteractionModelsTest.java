@@ -77,6 +77,45 @@ class InteractionModelsTest {
     }
 
     /**
+     * A stream opened for a call that had not asked for it yet and is then cancelled: nobody will use it, so the
+     * loop ends the use at once and the stream comes back. The cancel comes after the open, made certain by a task
+     * queued behind it on the loop.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = StreamKind.class, names = {"REQUEST_STREAM", "CHANNEL",
+        "FIRE_AND_FORGET"})
+    void aStreamOpenedForACallCancelledBeforeItsHandOverComesBack(final StreamKind kind) throws InterruptedException {
+        final DefaultConnection client = (DefaultConnection) connection;
+        for (int i = 0; i < 25; i++) { // more than the streams of this side: each must come back
+            final reactor.core.publisher.BaseSubscriber<StreamChannel> call =
+                new reactor.core.publisher.BaseSubscriber<>() {
+                    @Override
+                    protected void hookOnSubscribe(final org.reactivestreams.Subscription subscription) {
+                        // asks for nothing yet
+                    }
+
+                    @Override
+                    protected void hookOnNext(final StreamChannel channel) {
+                        throw new AssertionError("a stream was handed over without being asked for");
+                    }
+                };
+            new StreamOpen(client, kind).subscribe(call);
+            final java.util.concurrent.CountDownLatch opened = new java.util.concurrent.CountDownLatch(1);
+            client.onLoop(opened::countDown); // runs after the open, queued before it
+            assertThat(opened.await(ShmTestSupport.BOUND.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS))
+                .isTrue();
+            call.cancel();
+        }
+        for (int i = 0; i < 20; i++) {
+            assertThat(connection.requestResponse("after " + i, Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                .timeout(ShmTestSupport.BOUND)
+                .onErrorMap(error -> new AssertionError(client.describeStreams(), error))
+                .block()).isEqualTo("AFTER " + i);
+        }
+        assertThat(fired).isEmpty(); // an empty request carries no message
+    }
+
+    /**
      * A call cancelled after its stream was opened on this side but before its send started (the window a cancel from
      * another thread can hit, made certain here): the send still opens the stream before it ends it, since this side's
      * use has begun and its inbound waits for the peer's end of it. Before, the OPEN was skipped, the peer never

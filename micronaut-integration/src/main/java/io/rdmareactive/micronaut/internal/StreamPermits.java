@@ -38,6 +38,8 @@ final class StreamPermits {
                 }
             }
             if (now) {
+                // a cancel racing the hand-over drops the permit with it, and runs this hook only then: give it back
+                sink.onCancel(() -> release().subscribe());
                 sink.success(Boolean.TRUE);
             } else {
                 sink.onCancel(() -> {
