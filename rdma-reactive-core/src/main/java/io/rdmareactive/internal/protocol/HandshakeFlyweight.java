@@ -122,7 +122,7 @@ public final class HandshakeFlyweight {
     /** "RRP1" read as a little-endian int. */
     public static final int MAGIC = 0x31505252;
     /** The protocol version this side speaks. */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
     /** The fewest stream slots. */
     public static final int MIN_STREAMS = 2;
     /** The most stream slots: as many as an immediate can name. */
@@ -156,10 +156,11 @@ public final class HandshakeFlyweight {
      */
     public static final int PUBLISHED_OFFSET = 48;
     /**
-     * Offset in credit line 0 of the look-flag, with direct peer access: the peer sets it to 1 after it publishes or
-     * posts, whenever it finds it 0 (and then rings this side's doorbell, see the connection layout); this side clears
-     * it before it reads the published positions, and reads them only when it was set, so that an idle connection costs
-     * its loop one read.
+     * Offset in credit line 0 of the look-flag, with direct peer access, a long of bits: the peer adds bit
+     * {@code s % 64} after it publishes on stream {@code s}, bit 0 after it posts or writes credit, whenever it finds
+     * the bit missing (and rings this side's doorbell if the flag was 0, see the connection layout); this side takes
+     * the word with an atomic swap before it reads the published positions of the streams its bits name, so that an
+     * idle connection costs its loop one read, and a call on one stream one line of positions.
      */
     public static final int LOOK_FLAG_OFFSET = PUBLISHED_OFFSET;
 

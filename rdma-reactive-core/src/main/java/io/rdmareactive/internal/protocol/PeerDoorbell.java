@@ -4,8 +4,9 @@ import org.agrona.concurrent.AtomicBuffer;
 
 /**
  * How this side tells the peer's loop to look at the connection, with direct peer access: the peer's look-flag (line
- * 0's published word in the peer's region, {@link ConnectionLayout#LOOK_FLAG_OFFSET}), set after every write the peer
- * must see (a published frame, a post); and, when the flag was clear, the peer's doorbell in its loop's
+ * 0's published word in the peer's region, {@link ConnectionLayout#LOOK_FLAG_OFFSET}), whose bits say what to look at
+ * ({@link #streamBit(int)} after a frame published on a stream, {@link #POSTED} after a post or a credit write), set
+ * after every write the peer must see; and, when the flag was clear, the peer's doorbell in its loop's
  * {@link Doorbells} page, which wakes the connection if the peer parked it.
  *
  * <p>The peer's loop parks a connection only after this side acknowledged its doorbell (once the page is mapped here),
@@ -15,6 +16,12 @@ import org.agrona.concurrent.AtomicBuffer;
  * whichever process: without that, a loop in another process slept through the write until its park ended.
  */
 final class PeerDoorbell {
+
+    /**
+     * The look-flag's bit for a post or a credit written into the peer's lines: nothing published, but the peer's loop
+     * polls the connection (its completions, its credit). It is also the bit of streams 64, 128, ...
+     */
+    static final long POSTED = 1L;
 
     private final AtomicBuffer flag;
     /** The peer's doorbell page, mapped here; null until this side's loop mapped it. */
@@ -38,28 +45,42 @@ final class PeerDoorbell {
     }
 
     /**
-     * Tells the peer to look (any thread), after the writes it must see: sets its flag when clear, and then rings its
-     * doorbell. Costs a read when the peer has not looked since the last ring.
+     * @return the look-flag's bit for a frame published on stream {@code stream}: bit {@code stream % 64}, which the
+     *     peer's loop reads as "look at the streams of that remainder"
      */
-    void ring() {
-        java.lang.invoke.VarHandle.fullFence(); // the writes before are visible before the flag is read
-        ringFenced();
+    static long streamBit(final int stream) {
+        return 1L << (stream & 63);
     }
 
-    /** {@link #ring()} for a caller that has just made a full fence after its writes. */
-    void ringFenced() {
+    /**
+     * Tells the peer to look (any thread), after the writes it must see: adds {@code bits} to its flag when they are
+     * not all set, and then rings its doorbell if the flag was clear. Costs a read when the peer has not looked since
+     * the last ring for the same bits.
+     */
+    void ring(final long bits) {
+        java.lang.invoke.VarHandle.fullFence(); // the writes before are visible before the flag is read
+        ringFenced(bits);
+    }
+
+    /** {@link #ring(long)} for a caller that has just made a full fence after its writes. */
+    void ringFenced(final long bits) {
         final AtomicBuffer mappedPage = page;
-        if (flag.getLongVolatile(0) != 0) {
-            // the peer's loop looks at this connection in every cycle, unless its thread went to sleep: its sleep word
-            // says so (a read of a line that changes only when that loop sleeps or wakes)
+        long current = flag.getLongVolatile(0);
+        if ((current & bits) == bits) {
+            // the peer's loop will look at these, unless its thread went to sleep: its sleep word says so (a read of a
+            // line that changes only when that loop sleeps or wakes)
             if (mappedPage != null) {
                 Doorbells.wake(mappedPage);
             }
             return;
         }
-        flag.putLongVolatile(0, 1); // a full fence: the page is read after the flag is visible
+        while (!flag.compareAndSetLong(0, current, current | bits)) { // a full fence: the page is read after
+            current = flag.getLongVolatile(0);
+        }
         if (mappedPage != null) {
-            Doorbells.ring(mappedPage, doorbell);
+            if (current == 0) { // the peer's loop may have parked the connection: its doorbell brings it back
+                Doorbells.ring(mappedPage, doorbell);
+            }
             Doorbells.wake(mappedPage);
         }
     }

@@ -248,11 +248,11 @@ final class Posting {
             }
             creditWritten = false;
             if (peerDoorbell != null) {
-                peerDoorbell.ring(); // what was posted lands in the peer's memory and completion queue: it looks
+                peerDoorbell.ring(PeerDoorbell.POSTED); // what was posted lands in the peer's memory and completion queue: it looks
             }
         } else if (creditWritten) {
             creditWritten = false;
-            peerDoorbell.ring(); // the credit written straight into its lines: it looks
+            peerDoorbell.ring(PeerDoorbell.POSTED); // the credit written straight into its lines: it looks
         }
         return true;
     }

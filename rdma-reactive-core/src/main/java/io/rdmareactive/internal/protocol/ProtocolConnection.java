@@ -313,7 +313,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 work += more;
             }
             if (pollPublished) {
-                work += published.pollPublished();
+                work += published.pollPublished(PublishedPositions.ALL);
             }
             control.drain();
             peerClosed = true;
@@ -328,8 +328,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
             }
             return work;
         }
-        if (pollPublished && published.lookDue(now)) {
-            work += published.look(now);
+        final long look = pollPublished ? published.lookDue(now) : 0;
+        if (look != 0) {
+            work += published.look(look, now);
             if (isTerminated()) {
                 return work;
             }

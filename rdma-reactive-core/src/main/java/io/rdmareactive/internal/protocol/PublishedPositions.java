@@ -39,37 +39,50 @@ final class PublishedPositions {
         this.liveness = liveness;
     }
 
-    /** @return true if this cycle looks at the published positions: the first one, or the peer's producers rang */
-    boolean lookDue(final long now) {
-        return scanPublished || doorbellRung(now);
+    /**
+     * @return the published positions this cycle looks at, as look-flag bits ({@link PeerDoorbell#streamBit}): all
+     *     of them in the first cycle, else those the peer's producers rang for; 0 for none
+     */
+    long lookDue(final long now) {
+        if (scanPublished) {
+            scanPublished = false;
+            return ALL;
+        }
+        return doorbellRung(now);
     }
 
-    /** Looks at every published position (a look that was due). @return work done */
-    int look(final long now) {
-        scanPublished = false;
-        final int published = pollPublished();
+    /** Looks at the published positions of the streams {@code bits} name (a look that was due). @return work done */
+    int look(final long bits, final long now) {
+        final int published = pollPublished(bits);
         if (published > 0) {
             publishedAtNanos = now;
         }
         return published;
     }
 
+    /** Every stream, as look-flag bits. */
+    static final long ALL = -1L;
+
     /**
-     * Direct peer access: whether the peer's producers rang this connection's doorbell (line 0's published word,
-     * set after a publish whenever they find it clear). Clearing it is a full fence before the published positions
-     * are read, so a publish that found it still set is seen in this look.
+     * Direct peer access: which streams the peer's producers rang for (line 0's published word, to which they add
+     * their stream's bit after a publish whenever they find it missing). Taking the word with an atomic swap is a full
+     * fence before the published positions are read, so a publish that found its bit still set is seen in this look.
+     *
+     * @return the bits to look at, or 0
      */
-    private boolean doorbellRung(final long now) {
-        if (lines.getLongVolatile(ConnectionLayout.LOOK_FLAG_OFFSET) == 0) {
-            return false;
+    private long doorbellRung(final long now) {
+        final long bits = lines.getLongVolatile(ConnectionLayout.LOOK_FLAG_OFFSET);
+        if (bits == 0) {
+            return 0;
         }
         if (now - publishedAtNanos > LOOK_HOLD_NANOS) {
-            lines.putLongVolatile(ConnectionLayout.LOOK_FLAG_OFFSET, 0);
+            return lines.getAndSetLong(ConnectionLayout.LOOK_FLAG_OFFSET, 0);
         }
-        // else the flag stays set while frames keep arriving, and the loop looks in every cycle: the peer's producers
-        // find it set and write nothing to this side's line per commit (a write to a line this loop reads, which
-        // cost more than the commit). It is cleared once frames stopped for LOOK_HOLD_NANOS, and looked once more.
-        return true;
+        // else the flag stays set while frames keep arriving, and the loop looks at its streams in every cycle: the
+        // peer's producers find their bit set and write nothing to this side's line per commit (a write to a line this
+        // loop reads, which cost more than the commit). It is taken once frames stopped for LOOK_HOLD_NANOS, and its
+        // streams looked at once more.
+        return bits;
     }
 
     /**
@@ -87,37 +100,52 @@ final class PublishedPositions {
     }
 
     /**
-     * Direct peer access: how far the peer published frames into each data stream's receive ring (a long in the
-     * stream's line, written by the peer's producers with a release store after the frames). A new position is checked
+     * Direct peer access: how far the peer published frames into the receive rings of the data streams {@code bits}
+     * name (bit {@code b} for streams {@code b}, {@code b + 64}, ...; bit 0 for streams 64, 128, ...): a long in the
+     * stream's line, written by the peer's producers with a release store after the frames. A new position is checked
      * like an immediate's advance: it may not go backwards or beyond the room this side gave, and every new frame
-     * must pass its checks.
+     * must pass its checks. One cache line per stream looked at, and only those the peer rang for.
      */
-    int pollPublished() {
+    int pollPublished(final long bits) {
         int work = 0;
-        for (int s = 1; s < maxStreams; s++) {
-            final StreamReceiveRing ring = streams[s].receiveRing();
-            final long published = lines.getLongVolatile(s * ConnectionLayout.LINE + ConnectionLayout.PUBLISHED_OFFSET);
-            final long received = ring.receivedPosition();
-            if (published == received) {
-                continue;
+        long remaining = bits;
+        while (remaining != 0) {
+            final int bit = Long.numberOfTrailingZeros(remaining);
+            remaining &= remaining - 1;
+            for (int s = bit == 0 ? 64 : bit; s < maxStreams; s += 64) {
+                final int found = pollStream(s);
+                if (found < 0) {
+                    return work;
+                }
+                work += found;
             }
-            final long advance = published - received;
-            if (advance < 0 || advance > ringCapacity) {
-                connection.fail(ProtocolError.describe(advance < 0 ? ProtocolError.ADVANCE_MISALIGNED
-                    : ProtocolError.ADVANCE_BEYOND_RING) + " on stream " + s + " (published position " + published
-                    + ", received " + received + ")");
-                return work;
-            }
-            final int code = ring.onAdvance((int) advance);
-            if (code != ProtocolError.NONE) {
-                connection.fail(ProtocolError.describe(code, ring.frameCheck()) + " on stream " + s);
-                return work;
-            }
-            liveness.onReceived(connection.nowNanos);
-            WatchSet.activate(active, s);
-            connection.activity.onFramesArrived(s);
-            work++;
         }
         return work;
+    }
+
+    /** @return 1 if stream {@code s} had frames published, 0 if not, -1 if the connection failed on them */
+    private int pollStream(final int s) {
+        final StreamReceiveRing ring = streams[s].receiveRing();
+        final long published = lines.getLongVolatile(s * ConnectionLayout.LINE + ConnectionLayout.PUBLISHED_OFFSET);
+        final long received = ring.receivedPosition();
+        if (published == received) {
+            return 0;
+        }
+        final long advance = published - received;
+        if (advance < 0 || advance > ringCapacity) {
+            connection.fail(ProtocolError.describe(advance < 0 ? ProtocolError.ADVANCE_MISALIGNED
+                : ProtocolError.ADVANCE_BEYOND_RING) + " on stream " + s + " (published position " + published
+                + ", received " + received + ")");
+            return -1;
+        }
+        final int code = ring.onAdvance((int) advance);
+        if (code != ProtocolError.NONE) {
+            connection.fail(ProtocolError.describe(code, ring.frameCheck()) + " on stream " + s);
+            return -1;
+        }
+        liveness.onReceived(connection.nowNanos);
+        WatchSet.activate(active, s);
+        connection.activity.onFramesArrived(s);
+        return 1;
     }
 }

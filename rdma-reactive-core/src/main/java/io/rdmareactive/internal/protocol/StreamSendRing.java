@@ -41,6 +41,8 @@ final class StreamSendRing {
     /** Where a commit tells the connection's loop that this stream has work; null for a ring on its own (tests). */
     private final StreamMarks marks;
     private final int streamId;
+    /** The peer's look-flag bit for this stream ({@link PeerDoorbell#streamBit}). */
+    private final long lookBit;
 
     // producer's own state
     private long claimEnd;
@@ -93,6 +95,7 @@ final class StreamSendRing {
         this.peer = peer;
         this.marks = marks;
         this.streamId = streamId;
+        this.lookBit = PeerDoorbell.streamBit(streamId);
         if (publishLine != null) {
             completed = Long.MAX_VALUE; // nothing for an adapter to finish reading
         }
@@ -179,9 +182,9 @@ final class StreamSendRing {
         }
         if (peer != null) {
             if (marks != null) {
-                peer.ringFenced(); // markCommit made the fence: the peer's loop looks at this connection again
+                peer.ringFenced(lookBit); // markCommit made the fence: the peer's loop looks at this stream again
             } else {
-                peer.ring();
+                peer.ring(lookBit);
             }
         }
     }
