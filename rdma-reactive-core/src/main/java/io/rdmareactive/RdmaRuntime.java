@@ -155,6 +155,14 @@ public final class RdmaRuntime implements Disposable {
     private static RdmaRuntime open(final String provider, final Path directory, final String idle,
                                     final long maxRegisteredBytes, final int loopCount, final boolean invoker,
                                     final SharedKey key) {
+        return open(provider, directory, idle, IdleStrategies.supplier(idle), maxRegisteredBytes, loopCount, invoker,
+            key);
+    }
+
+    private static RdmaRuntime open(final String provider, final Path directory, final String idle,
+                                    final java.util.function.Supplier<org.agrona.concurrent.IdleStrategy> strategies,
+                                    final long maxRegisteredBytes, final int loopCount, final boolean invoker,
+                                    final SharedKey key) {
         final DeviceOptions.Builder options = DeviceOptions.builder();
         if (directory != null) {
             options.directory(directory);
@@ -166,8 +174,8 @@ public final class RdmaRuntime implements Disposable {
             final String name = (device.providerName() + "-" + ProcessHandle.current().pid() + "-"
                 + INSTANCES.incrementAndGet()).replaceAll("[^A-Za-z0-9._-]", "_");
             counters = DriverCounters.create(countersDirectory(directory), name);
-            final EventLoopGroup loops = EventLoopGroup.start(name, device, loopCount, IdleStrategies.supplier(idle),
-                counters.errors(), LoopThread::new, invoker);
+            final EventLoopGroup loops = EventLoopGroup.start(name, device, loopCount, strategies, counters.errors(),
+                LoopThread::new, invoker);
             return new RdmaRuntime(device, name, counters, loops, key, idle);
         } catch (final RuntimeException ex) {
             if (counters != null) {
@@ -418,6 +426,15 @@ public final class RdmaRuntime implements Disposable {
         /** @return the running runtime; the caller holds a reference ({@link RdmaRuntime#dispose()}) */
         public RdmaRuntime build() {
             return open(provider, directory, idle, maxRegisteredBytes, loops, invoker, null);
+        }
+
+        /**
+         * Builds with loops idling on strategies that no name describes (for tests: a loop that sleeps a minute, longer
+         * than a named strategy may, to show what wakes it).
+         */
+        RdmaRuntime build(final java.util.function.Supplier<org.agrona.concurrent.IdleStrategy> strategies,
+                          final String description) {
+            return open(provider, directory, description, strategies, maxRegisteredBytes, loops, invoker, null);
         }
     }
 

@@ -385,6 +385,23 @@ public final class EventLoop implements Agent {
         return sleepingOn != null;
     }
 
+    /**
+     * Before the thread sleeps (loop thread): asks the completion queue of each polled connection to wake it at its next
+     * completion (verbs: the device's completion channel), so that a completion ends a sleep as a doorbell does.
+     *
+     * @return true if a queue was asked just now: the loop must look once more before it sleeps
+     */
+    private boolean armWakeups() {
+        boolean armed = false;
+        for (int i = 0; i < polledCount; i++) {
+            armed |= polled[i].connection.armWakeup(completionWakeup);
+        }
+        return armed;
+    }
+
+    /** What a completion queue runs to wake this loop ({@link #armWakeups()}). */
+    private final Runnable completionWakeup = this::notifyWork;
+
     private boolean anyUnreadPublished() {
         for (int i = 0; i < polledCount; i++) {
             if (polled[i].connection.hasUnreadPublished()) {
@@ -717,7 +734,10 @@ public final class EventLoop implements Agent {
                 final long seen = signals.get();
                 if (seen == signalsSeen && tasks.isEmpty() && overflow.isEmpty() && !stopping) {
                     final Doorbells bells = doorbells;
-                    if (sleepsOnPage && bells != null && idleTurns > plan.turnsBeforePark()) {
+                    if (idleTurns > plan.turnsBeforePark() && armWakeups()) {
+                        // a completion queue was just asked to wake this loop: one more look first, for a completion
+                        // that came before it was asked
+                    } else if (sleepsOnPage && bells != null && idleTurns > plan.turnsBeforePark()) {
                         sleepOn(bells, seen, sleepNanos);
                         sleepNanos = Math.min(sleepNanos << 1, plan.maxParkNanos());
                     } else {

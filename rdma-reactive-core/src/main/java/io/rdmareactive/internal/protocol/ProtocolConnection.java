@@ -385,6 +385,16 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return pollPublished && !isTerminated() && published.hasUnread();
     }
 
+    /**
+     * The loop is about to sleep (loop only): asks the connection's completion queue to run {@code wakeup} at its next
+     * completion, where the provider can ({@link CompletionQueue#armWakeup}).
+     *
+     * @return true if armed just now: the loop polls once more before it sleeps
+     */
+    public boolean armWakeup(final Runnable wakeup) {
+        return !isTerminated() && completions.armWakeup(wakeup);
+    }
+
     /** @return true if the connection uses direct peer access, and so may be parked once it has a doorbell */
     public boolean mayUseDoorbell() {
         return parking.mayUseDoorbell();

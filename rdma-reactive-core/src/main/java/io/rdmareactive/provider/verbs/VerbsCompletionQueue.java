@@ -16,6 +16,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * work-completion array allocated once. Each completion's {@code wr_id} is the provider's own (queue pair slot,
  * direction and sequence); the queue pair turns it back into the caller's work request id and counts the work done,
  * so the completion handed on is a reused flyweight over the array entry: nothing is allocated per completion.
+ *
+ * <p>Created on the device's completion channel (where it has one), it can tell a sleeping poller of its next
+ * completion: {@link #armWakeup} asks for one event ({@code ibv_req_notify_cq}), and the device's event thread, which
+ * reads the channel, runs the poller's wake-up when it comes.
  */
 final class VerbsCompletionQueue implements CompletionQueue {
 
@@ -26,6 +30,13 @@ final class VerbsCompletionQueue implements CompletionQueue {
     private final VerbsDevice device;
     private final MemorySegment cq;
     private final MemorySegment pollFunction;
+    private final MemorySegment notifyFunction;
+    /** Created on the device's completion channel: {@link #armWakeup} can tell of completions. */
+    private volatile boolean wakeable;
+    /** An event was asked for and has not come yet. */
+    private volatile boolean armed;
+    /** What the event runs (the poller's wake-up). */
+    private volatile Runnable wakeup;
     private final MemorySegment completions;
     private final int capacity;
     private final Flyweight flyweight = new Flyweight();
@@ -34,13 +45,16 @@ final class VerbsCompletionQueue implements CompletionQueue {
         new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    VerbsCompletionQueue(final VerbsDevice device, final MemorySegment cq, final MemorySegment completions) {
+    VerbsCompletionQueue(final VerbsDevice device, final MemorySegment cq, final MemorySegment completions,
+                         final boolean wakeable) {
+        this.wakeable = wakeable;
         this.device = device;
         this.cq = cq;
         this.completions = completions;
         final MemorySegment context = cq.get(ADDRESS, VerbsLayouts.CQ_CONTEXT)
             .reinterpret(VerbsLayouts.IBV_CONTEXT.byteSize());
         this.pollFunction = context.get(ADDRESS, VerbsLayouts.CONTEXT_POLL_CQ);
+        this.notifyFunction = context.get(ADDRESS, VerbsLayouts.CONTEXT_REQ_NOTIFY_CQ);
         this.capacity = cq.get(JAVA_INT, VerbsLayouts.CQ_CQE);
     }
 
@@ -81,6 +95,35 @@ final class VerbsCompletionQueue implements CompletionQueue {
             device.retryDeregistrations();
         }
         return handled;
+    }
+
+    @Override
+    public boolean armWakeup(final Runnable wakeup) {
+        if (!wakeable || closed.get()) {
+            return false;
+        }
+        this.wakeup = wakeup;
+        if (armed) {
+            return false; // asked already; the event has not come
+        }
+        armed = true;
+        final int rc = VerbsDataPath.reqNotifyCq(notifyFunction, cq);
+        if (rc != 0) {
+            armed = false;
+            wakeable = false; // its poller finds completions by polling from now on
+            device.onWakeupUnavailable("ibv_req_notify_cq failed with " + Errno.name(rc));
+            return false;
+        }
+        return true;
+    }
+
+    /** The event asked for came (the device's event thread, which acknowledged it): wakes the poller. */
+    void onCompletionEvent() {
+        armed = false;
+        final Runnable target = wakeup;
+        if (target != null) {
+            target.run();
+        }
     }
 
     @Override

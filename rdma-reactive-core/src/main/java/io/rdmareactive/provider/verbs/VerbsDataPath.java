@@ -19,7 +19,8 @@ import java.lang.invoke.MethodHandle;
  * user-space work too. Posting a send is not critical: on Soft-RoCE ({@code rxe}) it rings the doorbell with a
  * {@code write(2)}, and a critical call must not make a system call (it holds off safepoints while it runs).
  * A handle bound without an address takes the function's address as its first argument, before the C arguments.
- * All three return an errno value or a count, never set {@code errno}, and allocate nothing.
+ * {@code ibv_req_notify_cq} is inline too, and bound the same way. All return an errno value or a count, never set
+ * {@code errno}, and allocate nothing.
  */
 final class VerbsDataPath {
 
@@ -28,6 +29,13 @@ final class VerbsDataPath {
     /** {@code int poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)}. */
     static final MethodHandle POLL_CQ = LINKER.downcallHandle(
         FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS), Linker.Option.critical(false));
+
+    /**
+     * {@code int req_notify_cq(struct ibv_cq *cq, int solicited_only)}: not critical, as it makes a system call on
+     * Soft-RoCE; called only by a loop about to sleep.
+     */
+    static final MethodHandle REQ_NOTIFY_CQ = LINKER.downcallHandle(
+        FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
 
     /** {@code int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)}. */
     static final MethodHandle POST_SEND = LINKER.downcallHandle(
@@ -46,6 +54,14 @@ final class VerbsDataPath {
             return (int) POLL_CQ.invokeExact(function, cq, entries, wc);
         } catch (final Throwable ex) {
             throw new IllegalStateException("ibv_poll_cq failed", ex);
+        }
+    }
+
+    static int reqNotifyCq(final MemorySegment function, final MemorySegment cq) {
+        try {
+            return (int) REQ_NOTIFY_CQ.invokeExact(function, cq, 0);
+        } catch (final Throwable ex) {
+            throw new IllegalStateException("ibv_req_notify_cq failed", ex);
         }
     }
 

@@ -93,6 +93,10 @@ final class VerbsDevice implements RdmaDevice {
     private final Map<Long, BlockingQueue<CmEvent>> waiters = new ConcurrentHashMap<>();
     private final Map<Long, VerbsQueuePair> queuePairsByCmId = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<ConnectionEvent> events = new ConcurrentLinkedQueue<>();
+    /** The completion channel, or null without one. */
+    private final MemorySegment completionChannel;
+    /** The live completion queues by the address of their {@code ibv_cq}, for the events of the channel. */
+    private final Map<Long, VerbsCompletionQueue> queuesByAddress = new ConcurrentHashMap<>();
 
     private VerbsDevice(final VerbsLibrary lib, final VerbsDeviceProbe.Device info, final DeviceOptions options) {
         this.lib = lib;
@@ -115,6 +119,7 @@ final class VerbsDevice implements RdmaDevice {
                     + "that /dev/infiniband/rdma_cm exists and is readable");
             }
             this.channel = eventChannel.reinterpret(VerbsLayouts.RDMA_EVENT_CHANNEL.byteSize());
+            this.completionChannel = createCompletionChannel(capture);
             this.memlockLimit = lockedMemoryLimit(call, capture);
         }
         final int channelFd = channel.get(JAVA_INT, 0);
@@ -126,7 +131,13 @@ final class VerbsDevice implements RdmaDevice {
         this.limits = new DeviceLimits(info.maxSge(), INLINE_DATA, info.maxQueuePairDepth(), info.maxCqe(),
             port.maxMessageSize() == 0 ? 1L << 31 : port.maxMessageSize(), registrable, PrivateData.CONNECT_LIMIT,
             PrivateData.REJECT_LIMIT);
-        this.eventThread = new VerbsEventThread(lib, this, channel, channelFd, context, asyncFd);
+        final int completionFd = completionChannel == null ? -1
+            : completionChannel.get(JAVA_INT, VerbsLayouts.COMP_CHANNEL_FD);
+        if (completionFd >= 0) {
+            nonBlocking(completionFd);
+        }
+        this.eventThread = new VerbsEventThread(lib, this, channel, channelFd, context, asyncFd, completionChannel,
+            completionFd);
         eventThread.start();
     }
 
@@ -166,6 +177,39 @@ final class VerbsDevice implements RdmaDevice {
             return false;
         }
         return false;
+    }
+
+    /**
+     * The completion channel every completion queue of this device is created on, read by the event thread: a loop
+     * that sleeps is woken by its queues' next completion. Without one (creating it failed), loops find completions
+     * by polling and sleep no longer than their idle strategy's park.
+     */
+    private MemorySegment createCompletionChannel(final MemorySegment capture) {
+        final MemorySegment created = VerbsLibrary.pointer(lib.createCompChannel, capture, context);
+        if (created.equals(MemorySegment.NULL)) {
+            onWakeupUnavailable("ibv_create_comp_channel failed with " + Errno.name(NativeCall.errno(capture)));
+            return null;
+        }
+        return created.reinterpret(VerbsLayouts.IBV_COMP_CHANNEL.byteSize());
+    }
+
+    /** A completion queue cannot tell a sleeping loop of completions: said once per device. */
+    void onWakeupUnavailable(final String why) {
+        if (wakeupWarned.compareAndSet(false, true)) {
+            LOG.log(System.Logger.Level.WARNING, name() + ": completions cannot wake a sleeping event loop (" + why
+                + "); a loop whose idle strategy parks finds them when its park ends");
+        }
+    }
+
+    private final java.util.concurrent.atomic.AtomicBoolean wakeupWarned =
+        new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** A completion event of the queue at {@code cq} (the event thread, after acknowledging it). */
+    void onCompletionEvent(final long cq) {
+        final VerbsCompletionQueue queue = queuesByAddress.get(cq);
+        if (queue != null) {
+            queue.onCompletionEvent();
+        }
     }
 
     private void nonBlocking(final int fd) {
@@ -437,17 +481,19 @@ final class VerbsDevice implements RdmaDevice {
         try (Arena call = Arena.ofConfined()) {
             final MemorySegment capture = NativeCall.captureSegment(call);
             final MemorySegment cq = VerbsLibrary.pointer(lib.createCq, capture, context, capacity,
-                MemorySegment.NULL, MemorySegment.NULL, 0);
+                MemorySegment.NULL, completionChannel == null ? MemorySegment.NULL : completionChannel, 0);
             if (cq.equals(MemorySegment.NULL)) {
                 throw new RdmaException("ibv_create_cq(" + capacity + ") on " + name() + " failed with "
                     + Errno.name(NativeCall.errno(capture)));
             }
             final VerbsCompletionQueue queue = new VerbsCompletionQueue(this,
                 cq.reinterpret(VerbsLayouts.IBV_CQ.byteSize()),
-                allocate(VerbsCompletionQueue.POLL_BATCH * VerbsLayouts.IBV_WC.byteSize(), 64));
+                allocate(VerbsCompletionQueue.POLL_BATCH * VerbsLayouts.IBV_WC.byteSize(), 64),
+                completionChannel != null);
             synchronized (completionQueues) {
                 completionQueues.add(queue);
             }
+            queuesByAddress.put(cq.address(), queue);
             return queue;
         }
     }
@@ -456,6 +502,8 @@ final class VerbsDevice implements RdmaDevice {
         synchronized (completionQueues) {
             completionQueues.remove(queue);
         }
+        queuesByAddress.remove(queue.cq().address(), queue);
+        // waits for the event thread to acknowledge an event of this queue it has read, which it does at once
         final int rc = (int) VerbsLibrary.plain(lib.destroyCq, queue.cq());
         if (rc != 0) {
             LOG.log(System.Logger.Level.WARNING, "ibv_destroy_cq on " + name() + " failed with " + Errno.name(rc)
@@ -880,6 +928,13 @@ final class VerbsDevice implements RdmaDevice {
         VerbsLibrary.plain(lib.deallocPd, pd);
         eventThread.shutdown();
         VerbsLibrary.plain(lib.destroyEventChannel, channel);
+        if (completionChannel != null) {
+            final int rc = (int) VerbsLibrary.plain(lib.destroyCompChannel, completionChannel);
+            if (rc != 0) {
+                LOG.log(System.Logger.Level.WARNING, "ibv_destroy_comp_channel on " + name() + " failed with "
+                    + Errno.name(rc));
+            }
+        }
         arena.close();
     }
 

@@ -12,7 +12,9 @@ import java.lang.foreign.MemorySegment;
  * The device's connection-manager thread ({@code rdma-verbs-cm-<device>}): waits in {@code poll(2)} on the device's
  * event channel and on the adapter's asynchronous event file, copies each connection-manager event out, acknowledges
  * it at once (so that destroying an identifier never waits for this thread) and hands the copy to the device;
- * asynchronous events that put a queue pair in the error state go to that queue pair. Both files are non-blocking;
+ * asynchronous events that put a queue pair in the error state go to that queue pair; completion events (a completion
+ * queue that a sleeping loop armed, see {@link VerbsCompletionQueue#armWakeup}) are acknowledged at once and wake that
+ * loop. The three files are non-blocking;
  * the poll wakes up every 100 ms to notice that the device is closing. It is the only thread that reads events, and
  * it never runs application code.
  */
@@ -27,10 +29,14 @@ final class VerbsEventThread extends Thread {
     private final int channelFd;
     private final MemorySegment context;
     private final int asyncFd;
+    /** The completion channel and its file, or null and -1 (poll ignores a negative file). */
+    private final MemorySegment completionChannel;
+    private final int completionFd;
     private volatile boolean running = true;
 
     VerbsEventThread(final VerbsLibrary lib, final VerbsDevice device, final MemorySegment channel,
-                     final int channelFd, final MemorySegment context, final int asyncFd) {
+                     final int channelFd, final MemorySegment context, final int asyncFd,
+                     final MemorySegment completionChannel, final int completionFd) {
         super("rdma-verbs-cm-" + device.name());
         setDaemon(true);
         this.lib = lib;
@@ -39,6 +45,8 @@ final class VerbsEventThread extends Thread {
         this.channelFd = channelFd;
         this.context = context;
         this.asyncFd = asyncFd;
+        this.completionChannel = completionChannel;
+        this.completionFd = completionFd;
     }
 
     /** Stops the thread and waits for it. */
@@ -56,22 +64,24 @@ final class VerbsEventThread extends Thread {
     @Override
     public void run() {
         try (Arena arena = Arena.ofConfined()) {
-            final MemorySegment fds = arena.allocate(VerbsLayouts.POLLFD, 2);
+            final MemorySegment fds = arena.allocate(VerbsLayouts.POLLFD, 3);
             final MemorySegment capture = NativeCall.captureSegment(arena);
             final MemorySegment eventSlot = arena.allocate(ADDRESS);
             final MemorySegment asyncEvent = arena.allocate(VerbsLayouts.IBV_ASYNC_EVENT);
+            final MemorySegment cqSlot = arena.allocate(ADDRESS);
+            final MemorySegment cqContextSlot = arena.allocate(ADDRESS);
             final long stride = VerbsLayouts.POLLFD.byteSize();
             while (running) {
-                fds.set(JAVA_INT, 0, channelFd);
-                fds.set(JAVA_SHORT, 4, POLLIN);
-                fds.set(JAVA_SHORT, 6, (short) 0);
-                fds.set(JAVA_INT, stride, asyncFd);
-                fds.set(JAVA_SHORT, stride + 4, POLLIN);
-                fds.set(JAVA_SHORT, stride + 6, (short) 0);
-                final int ready = VerbsLibrary.integer(lib.poll, capture, fds, 2L, POLL_MILLIS);
+                watch(fds, 0, channelFd);
+                watch(fds, stride, asyncFd);
+                watch(fds, 2 * stride, completionFd);
+                final int ready = VerbsLibrary.integer(lib.poll, capture, fds, 3L, POLL_MILLIS);
                 device.onEventThreadTick();
                 if (ready <= 0) {
                     continue;
+                }
+                if (fds.get(JAVA_SHORT, 2 * stride + 6) != 0) { // first: a loop sleeps until it is told
+                    drainCompletionEvents(capture, cqSlot, cqContextSlot);
                 }
                 if (fds.get(JAVA_SHORT, 6) != 0) {
                     drainConnectionEvents(capture, eventSlot);
@@ -82,6 +92,25 @@ final class VerbsEventThread extends Thread {
             }
         } catch (final RuntimeException | Error ex) {
             device.onEventThreadFailure(ex);
+        }
+    }
+
+    private static void watch(final MemorySegment fds, final long offset, final int fd) {
+        fds.set(JAVA_INT, offset, fd);
+        fds.set(JAVA_SHORT, offset + 4, POLLIN);
+        fds.set(JAVA_SHORT, offset + 6, (short) 0);
+    }
+
+    /** Reads each completion event, acknowledges it at once (so destroying its queue never waits), and wakes. */
+    private void drainCompletionEvents(final MemorySegment capture, final MemorySegment cqSlot,
+                                       final MemorySegment cqContextSlot) {
+        while (running) {
+            if (VerbsLibrary.integer(lib.getCqEvent, capture, completionChannel, cqSlot, cqContextSlot) != 0) {
+                return; // EAGAIN: nothing more for now
+            }
+            final MemorySegment cq = cqSlot.get(ADDRESS, 0);
+            VerbsLibrary.plain(lib.ackCqEvents, cq, 1);
+            device.onCompletionEvent(cq.address());
         }
     }
 

@@ -238,6 +238,12 @@ final class VerbsLayouts {
         MemoryLayout.sequenceLayout(4, JAVA_BYTE).withName("sin_addr"),
         MemoryLayout.paddingLayout(8));
 
+    /** {@code struct ibv_comp_channel}: the file a completion queue's events arrive on. */
+    static final StructLayout IBV_COMP_CHANNEL = MemoryLayout.structLayout(
+        ADDRESS.withName("context"),
+        JAVA_INT.withName("fd"),
+        JAVA_INT.withName("refcnt"));
+
     /** {@code struct pollfd} of {@code poll(2)}. */
     static final StructLayout POLLFD = MemoryLayout.structLayout(
         JAVA_INT.withName("fd"),
@@ -270,6 +276,7 @@ final class VerbsLayouts {
         Map.entry("rdma_conn_param", RDMA_CONN_PARAM),
         Map.entry("rdma_event_channel", RDMA_EVENT_CHANNEL),
         Map.entry("sockaddr_in", SOCKADDR_IN),
+        Map.entry("ibv_comp_channel", IBV_COMP_CHANNEL),
         Map.entry("pollfd", POLLFD),
         Map.entry("rlimit", RLIMIT));
 
@@ -304,6 +311,7 @@ final class VerbsLayouts {
 
     static final long CONTEXT_DEVICE = offset(IBV_CONTEXT, "device");
     static final long CONTEXT_POLL_CQ = offset(IBV_CONTEXT, "ops.poll_cq");
+    static final long CONTEXT_REQ_NOTIFY_CQ = offset(IBV_CONTEXT, "ops.req_notify_cq");
     static final long CONTEXT_POST_SEND = offset(IBV_CONTEXT, "ops.post_send");
     static final long CONTEXT_POST_RECV = offset(IBV_CONTEXT, "ops.post_recv");
     static final long CONTEXT_ASYNC_FD = offset(IBV_CONTEXT, "async_fd");
@@ -314,6 +322,7 @@ final class VerbsLayouts {
     static final long QP_NUM = offset(IBV_QP, "qp_num");
     static final long CQ_CONTEXT = offset(IBV_CQ, "context");
     static final long CQ_CQE = offset(IBV_CQ, "cqe");
+    static final long COMP_CHANNEL_FD = offset(IBV_COMP_CHANNEL, "fd");
 
     static final long CM_ID_VERBS = offset(RDMA_CM_ID, "verbs");
     static final long CM_ID_QP = offset(RDMA_CM_ID, "qp");

@@ -47,6 +47,10 @@ final class VerbsLibrary {
     final NativeCall deregMr;
     final NativeCall createCq;
     final NativeCall destroyCq;
+    final NativeCall createCompChannel;
+    final NativeCall destroyCompChannel;
+    final NativeCall getCqEvent;
+    final NativeCall ackCqEvents;
     final NativeCall modifyQp;
     final NativeCall getAsyncEvent;
     final NativeCall ackAsyncEvent;
@@ -92,6 +96,12 @@ final class VerbsLibrary {
         createCq = NativeCall.bindErrno(verbs, "ibv_create_cq",
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
         destroyCq = NativeCall.bind(verbs, "ibv_destroy_cq", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        createCompChannel = NativeCall.bindErrno(verbs, "ibv_create_comp_channel",
+            FunctionDescriptor.of(ADDRESS, ADDRESS));
+        destroyCompChannel = NativeCall.bind(verbs, "ibv_destroy_comp_channel", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        getCqEvent = NativeCall.bindErrno(verbs, "ibv_get_cq_event",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        ackCqEvents = NativeCall.bind(verbs, "ibv_ack_cq_events", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT));
         modifyQp = NativeCall.bind(verbs, "ibv_modify_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
         getAsyncEvent = NativeCall.bindErrno(verbs, "ibv_get_async_event",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
