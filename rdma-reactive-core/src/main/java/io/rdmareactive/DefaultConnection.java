@@ -208,7 +208,8 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         final StringBuilder text = new StringBuilder(toString()).append(client ? ", client" : ", server")
             .append(": ").append(waiting.size()).append(" requests waiting for a stream")
             .append(serveWaitingScheduled ? " (served next)" : "").append(released ? ", released" : "")
-            .append(protocol.isTerminated() ? ", ended" : "");
+            .append(protocol.isTerminated() ? ", ended" : "").append("; not parked for: ")
+            .append(protocol.parkingObstacle());
         for (int slot = 1; slot < channels.length; slot++) {
             text.append("\n  ").append(channels[slot].describe());
         }

@@ -18,24 +18,36 @@ import reactor.core.publisher.Mono;
  */
 class ParkedConnectionsTest extends RuntimeTestFixture {
 
-    private static final int CONNECTIONS = 40;
-    private static final Duration KEEPALIVE = Duration.ofMillis(100);
-    private static final Duration LIVENESS_TIMEOUT = Duration.ofMillis(500);
+    /** Connections, keepalive interval and liveness timeout: a subclass that runs where things are slower sets more. */
+    protected int connectionCount() {
+        return 40;
+    }
+
+    protected Duration keepalive() {
+        return Duration.ofMillis(100);
+    }
+
+    protected Duration livenessTimeout() {
+        return Duration.ofMillis(500);
+    }
 
     @Test
     void idleConnectionsParkStayAliveThroughKeepalivesAnswerTheirNextRequestAndEndWithTheirServer() {
-        final RdmaRuntime runtime = track(RdmaRuntime.builder().provider("shm").directory(directory)
-            .idleStrategy("backoff").loops(1).build());
+        final int count = connectionCount();
+        final Duration interval = keepalive();
+        final Duration timeout = livenessTimeout();
+        final RdmaRuntime runtime = track(RdmaRuntime.builder().provider(ShmTestSupport.provider())
+            .directory(directory).idleStrategy("backoff").loops(1).build());
         final String address = ShmTestSupport.uniqueAddress("parked");
         final DisposableServer server = track(RdmaServer.create().runOn(runtime).address(address)
-            .liveness(KEEPALIVE, LIVENESS_TIMEOUT)
+            .liveness(interval, timeout)
             .handleStreams((kind, in, out) -> out.send(in.receive(Codecs.UTF8_STRING).next()
                 .map(String::toUpperCase), Codecs.UTF8_STRING))
             .bind().block(ShmTestSupport.BOUND));
         final RdmaClient client = RdmaClient.create().runOn(runtime).address(address)
-            .liveness(KEEPALIVE, LIVENESS_TIMEOUT);
+            .liveness(interval, timeout);
         final List<Connection> connections = new ArrayList<>();
-        for (int i = 0; i < CONNECTIONS; i++) {
+        for (int i = 0; i < count; i++) {
             connections.add(track(client.connect().block(ShmTestSupport.BOUND)));
         }
 
@@ -43,32 +55,63 @@ class ParkedConnectionsTest extends RuntimeTestFixture {
             final int r = round;
             // both sides of every connection park once idle (a few duty cycles)
             await("round " + round + ": every connection parked").atMost(ShmTestSupport.BOUND)
-                .until(() -> runtime.loops.parkedConnections() == 2 * CONNECTIONS);
+                .untilAsserted(() -> assertThat(runtime.loops.parkedConnections())
+                    .as(() -> "parked connections; the clients: " + connections.stream()
+                        .map(c -> ((DefaultConnection) c).describeStreams()).toList())
+                    .isEqualTo(2 * count));
             // idle for more than twice the liveness timeout: keepalives wake them, nothing ends
-            final long idleUntil = System.nanoTime() + 2 * LIVENESS_TIMEOUT.toNanos() + KEEPALIVE.toNanos();
+            final long idleUntil = System.nanoTime() + 2 * timeout.toNanos() + interval.toNanos();
             await("round " + round + ": idle past the liveness timeout").atMost(ShmTestSupport.BOUND)
                 .pollInterval(Duration.ofMillis(50)).until(() -> System.nanoTime() > idleUntil);
-            for (int i = 0; i < CONNECTIONS; i++) {
+            for (int i = 0; i < count; i++) {
                 assertThat(connections.get(i).isDisposed()).as("round %d: connection %d still up", r, i).isFalse();
             }
             // every connection answers its next request, the right answer for each
             final List<String> answers = new ArrayList<>();
-            for (int i = 0; i < CONNECTIONS; i++) {
+            for (int i = 0; i < count; i++) {
                 answers.add(connections.get(i).requestResponse("r" + round + "c" + i, Codecs.UTF8_STRING,
                     Codecs.UTF8_STRING).block(ShmTestSupport.BOUND));
             }
-            for (int i = 0; i < CONNECTIONS; i++) {
+            for (int i = 0; i < count; i++) {
                 assertThat(answers.get(i)).as("round %d: connection %d's answer", r, i)
                     .isEqualTo(("r" + round + "c" + i).toUpperCase());
             }
         }
 
         await("parked again").atMost(ShmTestSupport.BOUND)
-            .until(() -> runtime.loops.parkedConnections() == 2 * CONNECTIONS);
+            .until(() -> runtime.loops.parkedConnections() == 2 * count);
         server.dispose();
         Mono.when(connections.stream().map(c -> c.onDispose().onErrorComplete()).toList())
             .block(ShmTestSupport.BOUND);
         assertThat(connections).as("every parked client connection ended with its server")
             .allMatch(Connection::isDisposed);
+    }
+
+    /**
+     * A parked connection is brought back by the work that reaches it alone, not by its next keepalive: with a
+     * keepalive a minute apart, longer than a call may take here, a call on a connection parked on both sides is
+     * answered, three times over. On shared memory the client's commit rings the server's doorbell; on verbs the
+     * request's arrival is a completion on the server's armed queue, which rings it.
+     */
+    @Test
+    void aParkedConnectionIsWokenByARequestNotByItsNextKeepalive() {
+        final RdmaRuntime runtime = track(RdmaRuntime.builder().provider(ShmTestSupport.provider())
+            .directory(directory).idleStrategy("backoff").loops(1).build());
+        final String address = ShmTestSupport.uniqueAddress("woken");
+        final Duration minute = Duration.ofMinutes(1);
+        track(RdmaServer.create().runOn(runtime).address(address).liveness(minute, minute.multipliedBy(3))
+            .handleStreams((kind, in, out) -> out.send(in.receive(Codecs.UTF8_STRING).next()
+                .map(String::toUpperCase), Codecs.UTF8_STRING))
+            .bind().block(ShmTestSupport.BOUND));
+        final Connection connection = track(RdmaClient.create().runOn(runtime).address(address)
+            .liveness(minute, minute.multipliedBy(3)).connect().block(ShmTestSupport.BOUND));
+        for (int i = 0; i < 3; i++) {
+            final int call = i;
+            await("call " + i + ": both sides parked").atMost(ShmTestSupport.BOUND)
+                .untilAsserted(() -> assertThat(runtime.loops.parkedConnections()).as(() -> "parked; "
+                    + ((DefaultConnection) connection).describeStreams()).isEqualTo(2));
+            assertThat(connection.requestResponse("call " + call, Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                .block(Duration.ofSeconds(20))).isEqualTo("CALL " + call);
+        }
     }
 }

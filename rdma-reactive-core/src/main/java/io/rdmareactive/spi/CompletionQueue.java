@@ -32,6 +32,11 @@ public interface CompletionQueue extends AutoCloseable {
         return false;
     }
 
+    /** @return true if {@link #armWakeup} can tell of completions: a poller may stop polling this queue once armed */
+    default boolean canWake() {
+        return false;
+    }
+
     /** @return how many completions it holds */
     int capacity();
 

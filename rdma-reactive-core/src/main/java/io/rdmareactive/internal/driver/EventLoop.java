@@ -151,7 +151,9 @@ public final class EventLoop implements Agent {
         this.reserved = Math.max(16, capacity / 2);
         this.errors = errors;
         this.router = router;
-        this.doorbells = device.capabilities().contains(DeviceCapability.DIRECT_PEER_ACCESS) ? doorbells(device) : null;
+        // peers write the page where they have direct access; elsewhere (verbs) only this process rings it: the
+        // connections that park on their completions, and the loop's own producers and consumers
+        this.doorbells = doorbells(device, device.capabilities().contains(DeviceCapability.DIRECT_PEER_ACCESS));
     }
 
     /** @return the loop's name, which its thread carries */
@@ -329,16 +331,24 @@ public final class EventLoop implements Agent {
                 doorbells.release(entry.doorbell);
                 entry.doorbell = -1;
             }
+        } else if (connection.mayParkOnCompletions() && doorbells != null) {
+            // no peer rings it (verbs): it parks on its completion queue, whose next completion rings its doorbell
+            entry.doorbell = doorbells.allocate(entry);
+            if (entry.doorbell >= 0) {
+                connection.localDoorbell(doorbells, entry.doorbell);
+            }
         }
+        final int doorbell = entry.doorbell;
+        connection.completionWake(doorbell >= 0 ? () -> ringDoorbell(doorbell) : completionWakeup);
         poll(entry);
         if (failure != null) {
             connection.failed("event loop " + name + " broke down earlier", failure); // ends at once, on this loop
         }
     }
 
-    private Doorbells doorbells(final RdmaDevice device) {
+    private Doorbells doorbells(final RdmaDevice device, final boolean peersWrite) {
         try {
-            return new Doorbells(device);
+            return new Doorbells(device, peersWrite);
         } catch (final RuntimeException ex) {
             errors.onError(new IllegalStateException("event loop " + name + " has no doorbell page: its "
                 + "connections are polled in every duty cycle", ex));
@@ -394,9 +404,24 @@ public final class EventLoop implements Agent {
     private boolean armWakeups() {
         boolean armed = false;
         for (int i = 0; i < polledCount; i++) {
-            armed |= polled[i].connection.armWakeup(completionWakeup);
+            armed |= polled[i].connection.armWakeup();
         }
         return armed;
+    }
+
+    /**
+     * Rings doorbell {@code number} of this loop's page and wakes the loop (any thread: a provider's event thread at
+     * a completion), inside the page's guard, so that the loop never unmaps the page under it.
+     */
+    private void ringDoorbell(final int number) {
+        if (pageUsers.incrementAndGet() < PAGE_CLOSED) {
+            final Doorbells bells = doorbells;
+            if (bells != null) {
+                bells.ring(number);
+            }
+        }
+        pageUsers.decrementAndGet();
+        notifyWork();
     }
 
     /** What a completion queue runs to wake this loop ({@link #armWakeups()}). */

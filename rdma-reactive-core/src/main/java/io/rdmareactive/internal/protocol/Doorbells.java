@@ -12,7 +12,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * (a parked connection, see {@link ProtocolConnection#park()}). Whoever gives a parked connection work rings its bit:
  * a thread of this process that commits on it or consumes from it, or the peer, whose producers and loop write straight
  * into this page (direct peer access: the page is registered again in each connection's protection domain, and the
- * peer maps that registration like the rings). The loop reads the page's
+ * peer maps that registration like the rings), or, where the peer has no such access (verbs), the completion its
+ * writes make, once the connection's completion queue was armed (the provider's event thread rings it). The loop
+ * reads the page's
  * words in use once per duty cycle, a few cache lines for thousands of connections, and polls again the connections
  * whose bit it finds set; a parked connection costs it nothing else.
  *
@@ -43,9 +45,15 @@ public final class Doorbells implements AutoCloseable {
     /** Words from the first to the last doorbell in use (loop only). */
     private int wordsInUse;
 
-    /** Allocates and registers the page on {@code device} (the peer writes it). */
-    public Doorbells(final RdmaDevice device) {
-        this.region = device.allocateRegion(LENGTH, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+    /**
+     * Allocates and registers the page on {@code device}.
+     *
+     * @param peersWrite the device gives direct peer access: peers map the page and ring it (else only this process
+     *                   does, and the page is registered for local access alone)
+     */
+    public Doorbells(final RdmaDevice device, final boolean peersWrite) {
+        this.region = device.allocateRegion(LENGTH, peersWrite ? Access.LOCAL_WRITE | Access.REMOTE_WRITE
+            : Access.LOCAL_WRITE);
         this.page = new UnsafeBuffer(region.address(), LENGTH);
         page.setMemory(0, LENGTH, (byte) 0);
         // binds the futex call now, as the loop starts: bound on first use, it held the first commit that looked at
@@ -117,6 +125,11 @@ public final class Doorbells implements AutoCloseable {
             return 0;
         }
         return page.getAndSetLong(offset, 0);
+    }
+
+    /** Rings doorbell {@code doorbell} of this page (any thread of this process, while the page is open). */
+    public void ring(final int doorbell) {
+        ring(page, doorbell);
     }
 
     /** Rings doorbell {@code doorbell} of {@code page} (any thread, any process mapping it). */

@@ -79,6 +79,20 @@ final class Parking {
         return true;
     }
 
+    /**
+     * Gives a connection that parks on its completions (verbs) its doorbell in its loop's page (loop): nothing is
+     * described to the peer, which reaches this side only through work that completes here; this side's producers and
+     * consumers ring it, and so does a completion the queue was armed for.
+     */
+    void localDoorbell(final Doorbells doorbells, final int number) {
+        doorbell = number;
+        local = true;
+        marks.doorbell(doorbells.page(), number);
+    }
+
+    /** The doorbell is this process's alone ({@link #localDoorbell}): parking waits on the completion queue. */
+    private boolean local;
+
     /** @return true if the connection uses direct peer access, and so may be parked once it has a doorbell */
     boolean mayUseDoorbell() {
         return pollPublished && peerDoorbell != null;
@@ -115,15 +129,16 @@ final class Parking {
 
     /**
      * The loop would stop polling the connection (after duty cycles without work): it may when it has a doorbell the
-     * peer acknowledged, nothing is in flight or watched, the layer above has nothing noted, and, once the marks ring
-     * the doorbell from now on, no stream was marked and the peer's look-flag is clear. From then on the connection
-     * is polled again when its doorbell rings (a mark on this side, a write of the peer), at {@link #wakeDeadline()},
-     * or for a device event.
+     * peer acknowledged (a local doorbell: when its completion queue has been armed since the loop last polled it),
+     * nothing is in flight or watched, the layer above has nothing noted, and, once the marks ring the doorbell from
+     * now on, no stream was marked and the peer's look-flag is clear. From then on the connection is polled again when
+     * its doorbell rings (a mark on this side, a write of the peer, a completion), at {@link #wakeDeadline()}, or for
+     * a device event.
      *
      * @return true if parked
      */
     boolean park() {
-        if (doorbell < 0 || lines.getIntVolatile(ConnectionLayout.DOORBELL_ACK_OFFSET) != doorbell + 1
+        if (doorbell < 0 || !local && lines.getIntVolatile(ConnectionLayout.DOORBELL_ACK_OFFSET) != doorbell + 1
             || connection.isTerminated() || connection.peerClosing || connection.flushedSinceNanos != 0
             || posting.outstandingSends != 0 || posting.grantPending || !connection.activity.isIdle()) {
             return false;
@@ -133,6 +148,11 @@ final class Parking {
                 return false;
             }
         }
+        // a connection that parks on its completions parks only with its queue armed since the loop last polled it:
+        // armed just now, it is polled once more first, for a completion that came before the arming
+        if (local && (!connection.mayParkOnCompletions() || connection.armWakeup())) {
+            return false;
+        }
         if (!marks.park()) {
             return false;
         }
@@ -141,6 +161,43 @@ final class Parking {
             return false;
         }
         return true;
+    }
+
+    /**
+     * @return what keeps the connection from being parked now, or "nothing", for diagnostics (a snapshot read from any
+     *     thread: fields the loop writes may be a moment old)
+     */
+    String obstacle() {
+        if (doorbell < 0) {
+            return "no doorbell";
+        }
+        if (!local && lines.getIntVolatile(ConnectionLayout.DOORBELL_ACK_OFFSET) != doorbell + 1) {
+            return "doorbell not acknowledged by the peer";
+        }
+        if (connection.isTerminated() || connection.peerClosing) {
+            return "ending";
+        }
+        if (connection.flushedSinceNanos != 0) {
+            return "flushed";
+        }
+        if (posting.outstandingSends != 0) {
+            return posting.outstandingSends + " sends outstanding";
+        }
+        if (posting.grantPending) {
+            return "a receive grant to write";
+        }
+        if (!connection.activity.isIdle()) {
+            return "the streams' layer has work noted";
+        }
+        for (int w = 0; w < active.length; w++) {
+            if (active[w] != 0) {
+                return "watched streams 0x" + Long.toHexString(active[w]) + " (word " + w + ")";
+            }
+        }
+        if (local && !connection.mayParkOnCompletions()) {
+            return "its completion queue cannot wake the loop";
+        }
+        return "nothing";
     }
 
     /** The loop polls the connection again (loop). */

@@ -386,13 +386,47 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     }
 
     /**
-     * The loop is about to sleep (loop only): asks the connection's completion queue to run {@code wakeup} at its next
-     * completion, where the provider can ({@link CompletionQueue#armWakeup}).
+     * The loop is about to sleep or park the connection (loop only): asks the connection's completion queue to run the
+     * loop's wake-up ({@link #completionWake}) at its next completion, where the provider can
+     * ({@link CompletionQueue#armWakeup}).
      *
      * @return true if armed just now: the loop polls once more before it sleeps
      */
-    public boolean armWakeup(final Runnable wakeup) {
-        return !isTerminated() && completions.armWakeup(wakeup);
+    public boolean armWakeup() {
+        final Runnable wakeup = completionWake;
+        return wakeup != null && !isTerminated() && completions.armWakeup(wakeup);
+    }
+
+    /** What the completion queue runs at a completion it was armed for (set by the loop when it takes the connection). */
+    private Runnable completionWake;
+
+    /**
+     * The loop takes the connection (loop): {@code wakeup} is what a completion this side's queue was armed for runs
+     * (it wakes the loop, and rings the connection's doorbell when it has one, bringing a parked connection back).
+     */
+    public void completionWake(final Runnable wakeup) {
+        this.completionWake = wakeup;
+    }
+
+    /**
+     * @return true if the connection may be parked without a peer that rings it (no direct peer access): its queue
+     *     can tell of completions, and everything the peer sends arrives as one (verbs)
+     */
+    public boolean mayParkOnCompletions() {
+        return !pollPublished && completions.canWake();
+    }
+
+    /**
+     * Gives a connection that parks on its completions a doorbell in its loop's page (loop): this side's producers
+     * and consumers ring it while the connection is parked, as does its queue's next completion.
+     */
+    public void localDoorbell(final Doorbells doorbells, final int number) {
+        parking.localDoorbell(doorbells, number);
+    }
+
+    /** @return what keeps the connection from being parked now, or "nothing" (diagnostics, any thread) */
+    public String parkingObstacle() {
+        return parking.obstacle();
     }
 
     /** @return true if the connection uses direct peer access, and so may be parked once it has a doorbell */

@@ -117,6 +117,11 @@ final class VerbsCompletionQueue implements CompletionQueue {
         return true;
     }
 
+    @Override
+    public boolean canWake() {
+        return wakeable && !closed.get();
+    }
+
     /** The event asked for came (the device's event thread, which acknowledged it): wakes the poller. */
     void onCompletionEvent() {
         armed = false;

@@ -24,8 +24,8 @@ class ParkingTest {
     @Test
     void aParkedConnectionIsWokenByItsPeersFrameAndByItsOwnProducerAndMissesNothing() {
         try (ConnectionPair pair = ConnectionPair.open(SMALL);
-             Doorbells serverBells = new Doorbells(pair.serverDevice);
-             Doorbells clientBells = new Doorbells(pair.clientDevice)) {
+             Doorbells serverBells = new Doorbells(pair.serverDevice, true);
+             Doorbells clientBells = new Doorbells(pair.clientDevice, true)) {
             assertThat(pair.client.mayUseDoorbell()).as("direct peer access on shm").isTrue();
             assertThat(pair.server.park()).as("no doorbell yet: never parked").isFalse();
             pair.server.doorbell(serverBells, SERVER_DOORBELL);
@@ -66,8 +66,8 @@ class ParkingTest {
     @Test
     void aConnectionDoesNotParkWhileAMarkOrThePeersWriteWaitsToBeSeen() {
         try (ConnectionPair pair = ConnectionPair.open(SMALL);
-             Doorbells serverBells = new Doorbells(pair.serverDevice);
-             Doorbells clientBells = new Doorbells(pair.clientDevice)) {
+             Doorbells serverBells = new Doorbells(pair.serverDevice, true);
+             Doorbells clientBells = new Doorbells(pair.clientDevice, true)) {
             pair.server.doorbell(serverBells, SERVER_DOORBELL);
             pair.client.doorbell(clientBells, CLIENT_DOORBELL);
             pair.pump();
@@ -94,7 +94,7 @@ class ParkingTest {
     @Test
     void aDoorbellThePeerCannotMapIsNeverAcknowledgedAndTheConnectionStaysPolled() {
         try (ConnectionPair pair = ConnectionPair.open(SMALL);
-             Doorbells serverBells = new Doorbells(pair.serverDevice)) {
+             Doorbells serverBells = new Doorbells(pair.serverDevice, true)) {
             pair.server.doorbell(serverBells, SERVER_DOORBELL);
             // play a broken (or hostile) server: its description names a key the client cannot map
             pair.server.peerWrittenLines().putInt(ConnectionLayout.DOORBELL_KEY_OFFSET, 0x7eadbeef);
