@@ -208,8 +208,9 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         final StringBuilder text = new StringBuilder(toString()).append(client ? ", client" : ", server")
             .append(": ").append(waiting.size()).append(" requests waiting for a stream")
             .append(serveWaitingScheduled ? " (served next)" : "").append(released ? ", released" : "")
-            .append(protocol.isTerminated() ? ", ended" : "").append("; not parked for: ")
-            .append(protocol.parkingObstacle());
+            .append(protocol.isTerminated() ? ", ended" : "");
+        final String obstacle = protocol.parkingObstacle();
+        text.append(obstacle == null ? "; may be parked" : "; not parked: " + obstacle);
         for (int slot = 1; slot < channels.length; slot++) {
             text.append("\n  ").append(channels[slot].describe());
         }

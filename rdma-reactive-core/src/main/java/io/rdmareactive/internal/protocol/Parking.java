@@ -138,19 +138,12 @@ final class Parking {
      * @return true if parked
      */
     boolean park() {
-        if (doorbell < 0 || !local && lines.getIntVolatile(ConnectionLayout.DOORBELL_ACK_OFFSET) != doorbell + 1
-            || connection.isTerminated() || connection.peerClosing || connection.flushedSinceNanos != 0
-            || posting.outstandingSends != 0 || posting.grantPending || !connection.activity.isIdle()) {
+        if (obstacleCode() != NO_OBSTACLE) {
             return false;
-        }
-        for (final long word : active) {
-            if (word != 0) {
-                return false;
-            }
         }
         // a connection that parks on its completions parks only with its queue armed since the loop last polled it:
         // armed just now, it is polled once more first, for a completion that came before the arming
-        if (local && (!connection.mayParkOnCompletions() || connection.armWakeup())) {
+        if (local && connection.armWakeup()) {
             return false;
         }
         if (!marks.park()) {
@@ -163,41 +156,68 @@ final class Parking {
         return true;
     }
 
-    /**
-     * @return what keeps the connection from being parked now, or "nothing", for diagnostics (a snapshot read from any
-     *     thread: fields the loop writes may be a moment old)
-     */
-    String obstacle() {
+    private static final int NO_OBSTACLE = 0;
+    private static final int NO_DOORBELL = 1;
+    private static final int NOT_ACKNOWLEDGED = 2;
+    private static final int ENDING = 3;
+    private static final int FLUSHED = 4;
+    private static final int SENDS_OUTSTANDING = 5;
+    private static final int GRANT_PENDING = 6;
+    private static final int LAYER_BUSY = 7;
+    private static final int WATCHED = 8;
+    private static final int CANNOT_WAKE = 9;
+
+    /** @return what keeps the connection from being parked now, the first found; {@link #NO_OBSTACLE} for none */
+    private int obstacleCode() {
         if (doorbell < 0) {
-            return "no doorbell";
+            return NO_DOORBELL;
         }
         if (!local && lines.getIntVolatile(ConnectionLayout.DOORBELL_ACK_OFFSET) != doorbell + 1) {
-            return "doorbell not acknowledged by the peer";
+            return NOT_ACKNOWLEDGED;
         }
         if (connection.isTerminated() || connection.peerClosing) {
-            return "ending";
+            return ENDING;
         }
         if (connection.flushedSinceNanos != 0) {
-            return "flushed";
+            return FLUSHED;
         }
         if (posting.outstandingSends != 0) {
-            return posting.outstandingSends + " sends outstanding";
+            return SENDS_OUTSTANDING;
         }
         if (posting.grantPending) {
-            return "a receive grant to write";
+            return GRANT_PENDING;
         }
         if (!connection.activity.isIdle()) {
-            return "the streams' layer has work noted";
+            return LAYER_BUSY;
         }
-        for (int w = 0; w < active.length; w++) {
-            if (active[w] != 0) {
-                return "watched streams 0x" + Long.toHexString(active[w]) + " (word " + w + ")";
+        for (final long word : active) {
+            if (word != 0) {
+                return WATCHED;
             }
         }
         if (local && !connection.mayParkOnCompletions()) {
-            return "its completion queue cannot wake the loop";
+            return CANNOT_WAKE;
         }
-        return "nothing";
+        return NO_OBSTACLE;
+    }
+
+    /**
+     * @return what keeps the connection from being parked now, or null if nothing does (diagnostics, any thread: a
+     *     snapshot, as fields the loop writes may be a moment old)
+     */
+    String obstacle() {
+        return switch (obstacleCode()) {
+            case NO_DOORBELL -> "it has no doorbell";
+            case NOT_ACKNOWLEDGED -> "the peer has not acknowledged its doorbell";
+            case ENDING -> "it is ending";
+            case FLUSHED -> "it was flushed";
+            case SENDS_OUTSTANDING -> posting.outstandingSends + " sends outstanding";
+            case GRANT_PENDING -> "a receive grant to write";
+            case LAYER_BUSY -> "the streams' layer has work noted";
+            case WATCHED -> "watched streams";
+            case CANNOT_WAKE -> "its completion queue cannot wake the loop";
+            default -> null;
+        };
     }
 
     /** The loop polls the connection again (loop). */

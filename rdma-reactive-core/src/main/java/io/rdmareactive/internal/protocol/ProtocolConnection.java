@@ -424,7 +424,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         parking.localDoorbell(doorbells, number);
     }
 
-    /** @return what keeps the connection from being parked now, or "nothing" (diagnostics, any thread) */
+    /** @return what keeps the connection from being parked now, or null if nothing does (diagnostics, any thread) */
     public String parkingObstacle() {
         return parking.obstacle();
     }
