@@ -1,10 +1,6 @@
 package io.rdmareactive;
 
-import io.rdmareactive.provider.verbs.VerbsTestEnvironment;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 
 /**
  * {@link ParkedConnectionsTest} on real verbs (the Soft-RoCE guest): idle verbs connections are parked too, with no
@@ -12,19 +8,8 @@ import org.junit.jupiter.api.Tag;
  * rings the connection's doorbell, and every connection answers its next request and ends with its server. Fewer
  * connections and longer liveness bounds than on shared memory: the guest emulates its processor.
  */
-@Tag("verbs")
+@OnVerbs
 class VerbsParkedConnectionsTest extends ParkedConnectionsTest {
-
-    @BeforeAll
-    static void onVerbs() {
-        VerbsTestEnvironment.assumeVerbs();
-        System.setProperty(ShmTestSupport.PROVIDER_PROPERTY, "verbs");
-    }
-
-    @AfterAll
-    static void backToDefaults() {
-        System.clearProperty(ShmTestSupport.PROVIDER_PROPERTY);
-    }
 
     @Override
     protected int connectionCount() {

@@ -3,14 +3,10 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.provider.verbs.VerbsTestEnvironment;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,23 +17,12 @@ import org.junit.jupiter.api.Test;
  * channel its queues were armed on before it slept). Without that, each waited for the minute's sleep to end, longer
  * than the call's deadline here.
  */
-@Tag("verbs")
+@OnVerbs
 class VerbsSleepingLoopTest {
 
     private Path directory;
     private DisposableServer server;
     private Connection connection;
-
-    @BeforeAll
-    static void onVerbs() {
-        VerbsTestEnvironment.assumeVerbs();
-        System.setProperty(ShmTestSupport.PROVIDER_PROPERTY, "verbs");
-    }
-
-    @AfterAll
-    static void backToDefaults() {
-        System.clearProperty(ShmTestSupport.PROVIDER_PROPERTY);
-    }
 
     @BeforeEach
     void start() {

@@ -23,11 +23,19 @@ public final class VerbsTestEnvironment {
 
     /** Skips the calling test unless a verbs device is available and {@value #HOST_VARIABLE} names its address. */
     public static void assumeVerbs() {
+        final String reason = unavailableReason();
+        assumeTrue(reason == null, reason);
+    }
+
+    /** @return why the tests tagged {@code verbs} cannot run here, or null if they can */
+    public static String unavailableReason() {
         final String host = System.getenv(HOST_VARIABLE);
-        assumeTrue(host != null && !host.isBlank(), "no RDMA test host: set " + HOST_VARIABLE + " to the IPv4 "
-            + "address of an RDMA interface (softroce/run does, inside its guest)");
+        if (host == null || host.isBlank()) {
+            return "no RDMA test host: set " + HOST_VARIABLE + " to the IPv4 address of an RDMA interface (softroce/run "
+                + "does, inside its guest)";
+        }
         final Availability availability = new VerbsProvider().availability();
-        assumeTrue(availability.available(), "the verbs provider is not available here: " + availability.reason());
+        return availability.available() ? null : "the verbs provider is not available here: " + availability.reason();
     }
 
     /** @return the address of the RDMA interface */
