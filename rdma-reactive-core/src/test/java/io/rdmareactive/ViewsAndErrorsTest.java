@@ -3,6 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmareactive.codec.Codec;
 import io.rdmareactive.codec.Codecs;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,9 +11,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
@@ -65,8 +70,21 @@ class ViewsAndErrorsTest {
 
     /** A server that sends the messages and keeps the connection open until the client goes. */
     private DisposableServer sendingServer(final String address, final List<byte[]> messages) {
+        return sendingServer(address, messages, false);
+    }
+
+    /**
+     * @param asDirectBuffers each message as an {@link UnsafeBuffer} of its own, sent with {@code DIRECT_BUFFER}, whose
+     *                        encoded bytes are the element itself: fragments are copied straight from it; else as a
+     *                        {@code byte[]}, encoded into the stream's scratch buffer before it is fragmented
+     */
+    private DisposableServer sendingServer(final String address, final List<byte[]> messages,
+                                           final boolean asDirectBuffers) {
         return ShmTestSupport.server(directory, address).maxMessageLength(MAX_MESSAGE)
-            .handle((in, out) -> out.send(Flux.fromIterable(messages), Codecs.BYTE_ARRAY).then(Mono.never()))
+            .handle((in, out) -> (asDirectBuffers
+                ? out.send(Flux.fromIterable(messages).map(bytes -> (DirectBuffer) new UnsafeBuffer(bytes)),
+                    Codecs.DIRECT_BUFFER)
+                : out.send(Flux.fromIterable(messages), Codecs.BYTE_ARRAY)).then(Mono.never()))
             .bind().block(ShmTestSupport.BOUND);
     }
 
@@ -75,11 +93,12 @@ class ViewsAndErrorsTest {
             .connect().block(ShmTestSupport.BOUND);
     }
 
-    @Test
-    void receiveViewsHandsOverViewsOfExactlyTheBytesSentWholeOrFragmented() {
+    @ParameterizedTest(name = "sent as direct buffers: {0}")
+    @ValueSource(booleans = {false, true})
+    void receiveViewsHandsOverViewsOfExactlyTheBytesSentWholeOrFragmented(final boolean asDirectBuffers) {
         final String address = ShmTestSupport.uniqueAddress("views");
         final List<byte[]> sent = messages();
-        final DisposableServer server = sendingServer(address, sent);
+        final DisposableServer server = sendingServer(address, sent, asDirectBuffers);
         try {
             final Connection connection = connect(address);
             final List<String> problems = new ArrayList<>();
@@ -215,6 +234,59 @@ class ViewsAndErrorsTest {
                 .isInstanceOf(RdmaStreamException.class)
                 .satisfies(error -> assertThat(((Throwable) error).getMessage()).contains("no more paper"));
             assertThat(serverReceived).containsExactly("x", "y", "z");
+            connection.dispose();
+        } finally {
+            server.dispose();
+        }
+    }
+
+    @Test
+    void aCodecWhoseEncodedBytesAreShorterThanItsLengthFailsTheSendNamingBoth() {
+        final String address = ShmTestSupport.uniqueAddress("short-bytes");
+        final CompletableFuture<Throwable> serverSaw = new CompletableFuture<>();
+        final DisposableServer server = ShmTestSupport.server(directory, address).maxMessageLength(MAX_MESSAGE)
+            .handle((in, out) -> in.receiveViews().doOnError(serverSaw::complete)
+                .doOnComplete(() -> serverSaw.complete(null)).then())
+            .bind().block(ShmTestSupport.BOUND);
+        // claims one byte more than the bytes it hands over: a message larger than a frame must not be sent from them
+        final Codec<DirectBuffer> lying = new Codec<>() {
+            @Override
+            public String name() {
+                return "lying";
+            }
+
+            @Override
+            public int encodedLength(final DirectBuffer value) {
+                return value.capacity() + 1;
+            }
+
+            @Override
+            public int encode(final DirectBuffer value, final MutableDirectBuffer buffer, final int offset,
+                              final int maxLength) {
+                buffer.putBytes(offset, value, 0, value.capacity());
+                buffer.putByte(offset + value.capacity(), (byte) 0);
+                return value.capacity() + 1;
+            }
+
+            @Override
+            public DirectBuffer decode(final DirectBuffer buffer, final int offset, final int length) {
+                return buffer;
+            }
+
+            @Override
+            public DirectBuffer encodedBytes(final DirectBuffer value) {
+                return value;
+            }
+        };
+        try {
+            final Connection connection = connect(address);
+            StepVerifier.create(connection.outbound().send(
+                    Flux.just((DirectBuffer) new UnsafeBuffer(new byte[2 * LARGEST_WHOLE])), lying))
+                .expectErrorSatisfies(error -> assertThat(error.getMessage())
+                    .contains("lying gave " + 2 * LARGEST_WHOLE + " bytes as the encoding of a message of "
+                        + (2 * LARGEST_WHOLE + 1)))
+                .verify(ShmTestSupport.BOUND);
+            assertThat(serverSaw).succeedsWithin(ShmTestSupport.BOUND).isInstanceOf(RdmaStreamException.class);
             connection.dispose();
         } finally {
             server.dispose();

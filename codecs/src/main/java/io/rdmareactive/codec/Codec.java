@@ -1,5 +1,6 @@
 package io.rdmareactive.codec;
 
+import java.util.Objects;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -105,6 +106,23 @@ public interface Codec<T> {
      * @throws NullPointerException if {@code buffer} is {@code null}
      */
     T decode(DirectBuffer buffer, int offset, int length);
+
+    /**
+     * The bytes {@link #encode encode} would write for {@code value}, when they already lie in a buffer: one whose
+     * range {@code [0, encodedLength(value))} holds exactly that encoding; {@code null}, the default, when encoding
+     * transforms the value. A sender uses it for a message larger than one frame: it copies each frame's share
+     * straight from this buffer, where otherwise it encodes the whole message into a staging buffer first and copies
+     * the frames from there (two copies of the message instead of one). The buffer is read until the message's last
+     * frame is written, so, as for encode, the value must not change meanwhile.
+     *
+     * @param value the value to be encoded
+     * @return a buffer holding the encoding from index 0, or {@code null} to have the value encoded
+     * @throws NullPointerException if {@code value} is {@code null}
+     */
+    default DirectBuffer encodedBytes(final T value) {
+        Objects.requireNonNull(value, "value");
+        return null;
+    }
 
     /**
      * Whether {@link #decode decode} returns a view over the range it was given (valid only while the range is)

@@ -1,5 +1,6 @@
 package io.rdmareactive.codec;
 
+import java.util.Objects;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -68,6 +69,12 @@ final class DirectBufferCodec implements Codec<DirectBuffer> {
         }
         buffer.putBytes(offset, value, 0, length);
         return length;
+    }
+
+    /** @return the value itself: its bytes {@code [0, capacity)} are its encoding */
+    @Override
+    public DirectBuffer encodedBytes(final DirectBuffer value) {
+        return Objects.requireNonNull(value, "value");
     }
 
     @Override

@@ -43,6 +43,23 @@ class BuiltInCodecsTest {
     }
 
     @Test
+    void onlyTheDirectBufferCodecsHandOverBytesToCopyFromAndThoseAreTheEncoding() {
+        final DirectBuffer part = new UnsafeBuffer(new byte[] {9, 8, 7, 6, 5}, 1, 3);
+        final UnsafeBuffer encoded = new UnsafeBuffer(new byte[3]);
+        for (final Codec<DirectBuffer> codec : List.of(Codecs.DIRECT_BUFFER, Codecs.reusableDirectBufferView())) {
+            final DirectBuffer bytes = codec.encodedBytes(part);
+            assertThat(codec.encode(part, encoded, 0, 3)).isEqualTo(codec.encodedLength(part));
+            assertThat(TestBuffers.bytesOf(bytes, 0, codec.encodedLength(part)))
+                .as(codec.name()).containsExactly(TestBuffers.bytesOf(encoded, 0, 3));
+        }
+        assertThat(Codecs.BYTE_ARRAY.encodedBytes(new byte[4])).isNull();
+        assertThat(Codecs.BYTE_BUFFER.encodedBytes(ByteBuffer.allocate(4))).isNull();
+        assertThat(Codecs.UTF8_STRING.encodedBytes("four")).isNull();
+        assertThatThrownBy(() -> Codecs.DIRECT_BUFFER.encodedBytes(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> Codecs.UTF8_STRING.encodedBytes(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
     void nullArgumentsAreProgrammingErrors() {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[8]);
         for (final Codec<?> codec : ALL) {

@@ -9,6 +9,7 @@ import io.rdmareactive.internal.protocol.ProtocolStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.BooleanSupplier;
+import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.reactivestreams.Publisher;
@@ -69,8 +70,9 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private volatile boolean upstreamDone;
     private volatile Throwable upstreamError;
     private volatile boolean cancelled;
-    /** Where a message larger than a frame is encoded before its fragments are copied out: on the heap, so that a
-     * stream use that sends one leaves no direct memory waiting for the collector. */
+    /** Where a message larger than a frame is encoded before its fragments are copied out, when its codec has no
+     * {@link Codec#encodedBytes encoded bytes} to copy them from: on the heap, so that a stream use that sends one
+     * leaves no direct memory waiting for the collector. */
     private ExpandableArrayBuffer scratch;
     /** An element onNext hands straight to the drain it runs itself (the drain's thread only). */
     private T held;
@@ -375,6 +377,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
 
     private int trySend(final T element) {
         final int length;
+        final DirectBuffer message;
         try {
             length = codec.encodedLength(element);
             if (length > maxMessageLength) {
@@ -396,10 +399,20 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
                 counted(length);
                 return SENT;
             }
-            if (scratch == null) {
-                scratch = new ExpandableArrayBuffer(length);
+            // larger than a frame: copied out frame by frame, from the bytes the codec has, or else encoded first
+            final DirectBuffer bytes = codec.encodedBytes(element);
+            if (bytes == null) {
+                if (scratch == null) {
+                    scratch = new ExpandableArrayBuffer(length);
+                }
+                codec.encode(element, scratch, 0, length);
+                message = scratch;
+            } else if (bytes.capacity() < length) {
+                throw new IllegalStateException(codec.name() + " gave " + bytes.capacity()
+                    + " bytes as the encoding of a message of " + length);
+            } else {
+                message = bytes;
             }
-            codec.encode(element, scratch, 0, length);
         } catch (final RuntimeException ex) {
             // stop the publisher, and end the stream with the error (written by drain, which retries on a full ring)
             final Subscription subscription = upstream;
@@ -418,7 +431,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         if (fragmenter == null) {
             fragmenter = new MessageFragmenter(stream);
         }
-        fragmenter.begin(scratch, 0, length);
+        fragmenter.begin(message, 0, length);
         counted(length);
         return fragmenter.send() == ProtocolStream.BACK_PRESSURED ? SENT_PARTLY : SENT;
     }

@@ -159,7 +159,8 @@ public final class ReactiveTransport implements Transport {
             this.messages = Sinks.many().unicast().onBackpressureBuffer(Queues.<DirectBuffer>get(queued).get());
             // a buffer must not be reused before the send has encoded it: between the offer and the encoding it can
             // wait in this sink's queue and in the send's own queue of requested elements (Outbound.send asks for
-            // at most 64 at a time), so the pool holds more than both
+            // at most 64 at a time), and a message larger than a frame is read until its last fragment is in the ring
+            // (DIRECT_BUFFER's encoded bytes are the buffer itself), so the pool holds more than all three
             this.pool = new BufferPool(queued + SEND_BATCH + 8, spec.messageLength());
             this.sending = connection.outbound().send(messages.asFlux(), Codecs.DIRECT_BUFFER)
                 .subscribe(null, failure::set);
