@@ -262,6 +262,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
      * this side, the first request waiting for one.
      */
     void onChannelFree(final StreamChannel channel) {
+        openRequestStreams--;
         acceptRemoteOpen(channel);
         final boolean mine = (channel.slot() % 2 == 1) == client;
         if (!mine || released || protocol.isTerminated()) {
@@ -472,6 +473,24 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             ready[stream] = true;
             readyList[readyCount++] = stream;
         }
+    }
+
+    /**
+     * @return true while a stream is in use (loop): a request's stream is from its OPEN until both directions ended;
+     *     the connection's own stream, open for the connection's life, while a send runs on it or a subscriber reads
+     *     it. Counted, not scanned: the loop asks before it parks each idle connection.
+     */
+    @Override
+    public boolean hasStreamsInUse() {
+        return openRequestStreams > 0 || channels[DEFAULT_STREAM].isInUse();
+    }
+
+    /** Request streams open now (loop only). */
+    private int openRequestStreams;
+
+    /** A request stream's use began (loop). */
+    void onChannelOpen() {
+        openRequestStreams++;
     }
 
     /** @return true when no stream waits to be drained: the loop may park the connection */

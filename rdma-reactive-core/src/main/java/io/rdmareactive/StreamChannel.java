@@ -105,6 +105,9 @@ final class StreamChannel implements Inbound, Outbound {
             stream.beginUse(implicitPeerDemand, openRequestN);
         }
         uses++;
+        if (slot != DefaultConnection.DEFAULT_STREAM) {
+            owner.onChannelOpen();
+        }
         open = true;
         inboundDone = false;
         outboundDone = false;
@@ -192,6 +195,19 @@ final class StreamChannel implements Inbound, Outbound {
         if (out != null) {
             out.signal();
         }
+    }
+
+    /**
+     * @return true while a send runs on this stream or a subscriber reads its inbound (loop; a snapshot): for the
+     *     connection's own stream, which is open for the connection's life ({@link DefaultConnection#hasStreamsInUse})
+     */
+    boolean isInUse() {
+        final InboundStream<?> in = inbound.get();
+        if (in != null && in.isReading()) {
+            return true;
+        }
+        final OutboundStream<?> out = outbound.get();
+        return out != null && !out.isFinished();
     }
 
     /** @return true if nobody reads this stream now, or its reader has finished (loop) */

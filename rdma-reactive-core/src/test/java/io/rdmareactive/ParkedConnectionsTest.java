@@ -7,7 +7,10 @@ import io.rdmareactive.codec.Codecs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -85,6 +88,58 @@ class ParkedConnectionsTest extends RuntimeTestFixture {
             .block(ShmTestSupport.BOUND);
         assertThat(connections).as("every parked client connection ended with its server")
             .allMatch(Connection::isDisposed);
+    }
+
+    /**
+     * The loop waits longer before it parks a connection with a stream in use (a send running, a subscriber reading,
+     * a request's stream open) than one with none, so that a stream's short pauses do not park it; what it counts as in
+     * use ends with the use: after a subscriber leaves and after calls and a cancelled request stream, both sides
+     * count nothing in use. A connection whose own stream is read still parks once it stays idle.
+     */
+    @Test
+    void streamsInUseAreCountedUntilTheirUseEndsAndAConnectionBeingReadStillParks() {
+        final RdmaRuntime runtime = track(RdmaRuntime.builder().provider(ShmTestSupport.provider())
+            .directory(directory).idleStrategy("backoff").loops(1).build());
+        final String address = ShmTestSupport.uniqueAddress("in-use");
+        final DefaultServer bound = (DefaultServer) track(RdmaServer.create().runOn(runtime).address(address)
+            .handleStreams((kind, in, out) -> kind == StreamKind.REQUEST_STREAM
+                ? out.send(Flux.interval(Duration.ofMillis(5)).map(String::valueOf),
+                    Codecs.UTF8_STRING)
+                : out.send(in.receive(Codecs.UTF8_STRING).next().map(String::toUpperCase), Codecs.UTF8_STRING))
+            .bind().block(ShmTestSupport.BOUND));
+        final DefaultConnection client = (DefaultConnection) track(RdmaClient.create().runOn(runtime)
+            .address(address).connect().block(ShmTestSupport.BOUND));
+        await("the server's side").atMost(ShmTestSupport.BOUND).until(() -> bound.connections().size() == 1);
+        final DefaultConnection server = bound.connections().iterator().next();
+        await("nothing in use at first").atMost(ShmTestSupport.BOUND)
+            .until(() -> !client.hasStreamsInUse() && !server.hasStreamsInUse());
+
+        // a subscriber on the connection's own stream: in use, and parked all the same once idle
+        final Disposable reading = client.inbound().receive(Codecs.UTF8_STRING).subscribe();
+        await("a subscriber is a use").atMost(ShmTestSupport.BOUND).until(client::hasStreamsInUse);
+        await("parked while read").atMost(ShmTestSupport.BOUND)
+            .untilAsserted(() -> assertThat(runtime.loops.parkedConnections()).as(client::describeStreams)
+                .isEqualTo(2));
+        reading.dispose();
+        await("the subscriber left").atMost(ShmTestSupport.BOUND).until(() -> !client.hasStreamsInUse());
+
+        // an endless request stream is a use on both sides until it is cancelled and its stream ends
+        final List<String> ticks = new CopyOnWriteArrayList<>();
+        final Disposable streaming = client.requestStream("ticks", Codecs.UTF8_STRING,
+            Codecs.UTF8_STRING).subscribe(ticks::add);
+        await("ticks arrive").atMost(ShmTestSupport.BOUND).until(() -> ticks.size() >= 3);
+        assertThat(client.hasStreamsInUse()).as("the client's request stream").isTrue();
+        assertThat(server.hasStreamsInUse()).as("the server's answering stream").isTrue();
+        streaming.dispose();
+        for (int i = 0; i < 20; i++) {
+            assertThat(client.requestResponse("call " + i, Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                .block(ShmTestSupport.BOUND)).isEqualTo("CALL " + i);
+        }
+        await("every use ended on both sides").atMost(ShmTestSupport.BOUND)
+            .untilAsserted(() -> assertThat(List.of(client.hasStreamsInUse(), server.hasStreamsInUse()))
+                .as(() -> client.describeStreams() + "\n" + server.describeStreams()).containsExactly(false, false));
+        await("both sides parked again").atMost(ShmTestSupport.BOUND)
+            .until(() -> runtime.loops.parkedConnections() == 2);
     }
 
     /**

@@ -378,6 +378,14 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     }
 
     /**
+     * @return true while the layer above has a stream in use: a send running, a subscriber on an inbound (loop only;
+     *     {@link StreamActivity#hasStreamsInUse()})
+     */
+    public boolean hasStreamsInUse() {
+        return activity.hasStreamsInUse();
+    }
+
+    /**
      * @return true if the peer published frames this side has not read yet (direct peer access; the loop's last look
      *     before its thread sleeps, loop only)
      */

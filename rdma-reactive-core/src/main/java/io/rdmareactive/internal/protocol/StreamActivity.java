@@ -33,6 +33,14 @@ public interface StreamActivity {
         return true;
     }
 
+    /**
+     * @return true while a stream is in use: a send runs on it, or a subscriber reads its inbound (the loop waits
+     *     longer before it parks such a connection; a snapshot, read on the loop)
+     */
+    default boolean hasStreamsInUse() {
+        return false;
+    }
+
     /** Does nothing. */
     StreamActivity NONE = new StreamActivity() {
         @Override

@@ -376,6 +376,11 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
         onTerminal.run();
     }
 
+    /** @return true while a subscriber reads the stream: it neither cancelled nor was told of the end (on the loop) */
+    public boolean isReading() {
+        return !done && !cancelled;
+    }
+
     /** @return true once the stream has ended for its subscriber, its end frame consumed (on the loop) */
     public boolean isTerminated() {
         return done;

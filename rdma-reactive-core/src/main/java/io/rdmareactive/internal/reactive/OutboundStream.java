@@ -471,6 +471,11 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         }
     }
 
+    /** @return true once the send ended: everything sent and the stream's direction ended, or it failed (any thread) */
+    public boolean isFinished() {
+        return finished;
+    }
+
     /** @return the send's state, for diagnostics */
     @Override
     public String toString() {
