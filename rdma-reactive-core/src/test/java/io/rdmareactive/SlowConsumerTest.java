@@ -11,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +24,8 @@ import reactor.core.publisher.Flux;
  * A producer that sends as fast as it can meets a subscriber that takes one message at a time, slowly: the
  * subscriber's demand, carried to the sender as credit, must hold the producer back. Nothing is dropped, the
  * producer's upstream is never asked far ahead of what the subscriber has taken, the heap does not grow with the
- * backlog, and the registered memory (the files of the shared-memory provider) stays exactly as it was set up.
+ * backlog, and the registered memory (the files of the shared-memory provider) stays exactly as it was set up. A sender
+ * asks its publisher for large elements a few at a time.
  *
  * <p>Nothing here depends on timing: the subscriber is slow by design, and every figure asserted is a count or a
  * size. The measured figures are printed for the record.
@@ -108,6 +111,52 @@ class SlowConsumerTest {
                 subscriber.heapAtCheckpoints.stream().map(used -> (used - heapAtStart) / 1024).toList(),
                 filesAtStart.size(), filesAtStart.values().stream().mapToLong(Long::longValue).sum());
             connection.dispose();
+        } finally {
+            server.dispose();
+        }
+    }
+
+    /**
+     * A sender asks its publisher for elements by their size: a publisher that makes 1 MiB elements on request is
+     * asked for two at a time, so it never holds more than a few MiB of them (64 at a time would be 64 MiB); one of
+     * 100-byte elements is asked for more. Every message arrives once, in order, with its bytes.
+     */
+    @Test
+    void aSenderAsksItsPublisherForFewLargeElementsAtATimeAndManySmallOnes() {
+        assertThat(largestRequest(1 << 20, 24)).as("the largest request(n) for 1 MiB elements").isEqualTo(2);
+        assertThat(largestRequest(100, 2_000)).as("the largest request(n) for 100-byte elements").isGreaterThan(2);
+    }
+
+    /** @return the largest request(n) the publisher got while the server sent {@code count} messages of {@code size} */
+    private long largestRequest(final int size, final int count) {
+        final String address = ShmTestSupport.uniqueAddress("ahead");
+        final AtomicLong largest = new AtomicLong();
+        final int maxLength = Math.max(size, 1 << 10); // the least a connection allows
+        final DisposableServer server = ShmTestSupport.server(directory, address).maxMessageLength(maxLength)
+            .handle((in, out) -> out.send(Flux.range(0, count)
+                .doOnRequest(n -> largest.accumulateAndGet(n, Math::max))
+                .map(i -> {
+                    final UnsafeBuffer message = new UnsafeBuffer(new byte[size]);
+                    message.putInt(0, i);
+                    message.putInt(size - 4, ~i);
+                    return (DirectBuffer) message;
+                }), Codecs.DIRECT_BUFFER))
+            .bind().block(ShmTestSupport.BOUND);
+        try {
+            final Connection connection = ShmTestSupport.client(directory, address).maxMessageLength(maxLength)
+                .connect().block(ShmTestSupport.BOUND);
+            final List<String> wrong = new ArrayList<>();
+            final AtomicLong next = new AtomicLong();
+            connection.inbound().receiveViews().take(count).doOnNext(view -> {
+                final long index = next.getAndIncrement();
+                if (view.capacity() != size || view.getInt(0) != index || view.getInt(size - 4) != ~index) {
+                    wrong.add("message " + index + ": " + view.capacity() + " bytes, first int " + view.getInt(0));
+                }
+            }).blockLast(ShmTestSupport.BOUND.multipliedBy(2));
+            assertThat(wrong).as("messages that arrived wrong").isEmpty();
+            assertThat(next.get()).as("messages received").isEqualTo(count);
+            connection.dispose();
+            return largest.get();
         } finally {
             server.dispose();
         }

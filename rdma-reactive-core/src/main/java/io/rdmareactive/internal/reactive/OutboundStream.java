@@ -18,7 +18,8 @@ import reactor.core.CoreSubscriber;
 
 /**
  * Sends a publisher's elements on one stream. Upstream is asked only for as many elements as the peer's consumer
- * has requested (REQUEST_N) and never for more than {@link #BATCH} at a time; each element is encoded straight into
+ * has requested (REQUEST_N), never for more than {@link #BATCH} at a time, and for large elements fewer
+ * ({@link #BYTES_AHEAD}); each element is encoded straight into
  * the send ring's claimed space (or, when larger than a frame, fragmented). A full ring holds the element back until
  * the peer returns credit, which is back-pressure, not buffering: at most {@link #BATCH} elements wait.
  *
@@ -42,6 +43,14 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
 
     /** The most elements requested from upstream and not yet sent. */
     static final int BATCH = 64;
+    /**
+     * The most bytes of elements requested from upstream and not yet sent, reckoned at the length of the messages sent
+     * last: large messages are asked for fewer at a time (16 of 64 KiB, 2 of 1 MiB or more), so that a publisher that
+     * makes its elements on request holds about that much of them, not {@link #BATCH} of the largest message.
+     */
+    static final int BYTES_AHEAD = 1 << 20;
+    /** The fewest elements asked for at a time, whatever their size: one waits while another goes out in fragments. */
+    static final int MIN_AHEAD = 2;
 
     private final ProtocolConnection connection;
     private final ProtocolStream stream;
@@ -319,7 +328,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         // asked for in batches, as Reactor's limitRate does: once what is queued and asked for has fallen to half of
         // what may be asked, the rest at once; one request(n) per element cost the publisher's drain per element
         final long asked = outstanding;
-        final long target = Math.min(stream.peerDemand(), BATCH);
+        final long target = Math.min(stream.peerDemand(), ahead);
         final long have = queued() + (held != null ? 1 : 0) + asked;
         final long canAsk = target - have;
         if (canAsk > 0 && have <= target >> 1) {
@@ -448,11 +457,19 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     }
 
     /**
+     * How many elements to keep asked for: {@link #BYTES_AHEAD} at the mean length of the messages the last drain sent,
+     * {@link #MIN_AHEAD} before the first (the draining thread's).
+     */
+    private int ahead = MIN_AHEAD;
+
+    /**
      * Takes what was sent off the peer's demand and adds it to the counters: once per drain rather than per message
      * (each is an atomic read-modify-write); before the demand is read again, and while the guard is held.
      */
     private void report() {
         if (unreportedMessages > 0) {
+            final long averageLength = unreportedBytes / unreportedMessages;
+            ahead = averageLength == 0 ? BATCH : (int) Math.clamp(BYTES_AHEAD / averageLength, MIN_AHEAD, BATCH);
             stream.tookDemand(unreportedMessages);
             counters.messagesSent().getAndAdd(unreportedMessages);
             counters.bytesSent().getAndAdd(unreportedBytes);
