@@ -37,11 +37,6 @@ final class DefaultServer implements DisposableServer {
     private final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler;
     private final StreamHandler streamHandler;
     private final Set<DefaultConnection> connections = ConcurrentHashMap.newKeySet();
-
-    /** @return the connections open now (tests) */
-    Set<DefaultConnection> connections() {
-        return Set.copyOf(connections);
-    }
     private final AtomicBoolean disposed = new AtomicBoolean();
     /** Connections whose handshake runs. */
     private final AtomicInteger handshaking = new AtomicInteger();
@@ -206,6 +201,11 @@ final class DefaultServer implements DisposableServer {
         } catch (final RuntimeException ex) {
             LOG.log(System.Logger.Level.WARNING, "refusing a connection at '" + listener.address() + "' failed", ex);
         }
+    }
+
+    /** @return the connections open now (tests) */
+    Set<DefaultConnection> connections() {
+        return Set.copyOf(connections);
     }
 
     @Override
