@@ -12,6 +12,12 @@ public interface Outbound {
      * asked only for as many elements as the peer's subscriber has requested (never unbounded demand), so a slow
      * remote subscriber slows it down. One send at a time per connection.
      *
+     * <p>An element is read when it is encoded, which may be after its {@code onNext} returned: when the ring is full it
+     * waits for credit, and a message larger than a frame is copied out frame by frame as the ring frees, straight from
+     * the element when its codec has the bytes ({@link Codec#encodedBytes}, as {@code DIRECT_BUFFER} does). So a
+     * mutable element (a buffer) must not be changed or reused once emitted; emit a fresh one, or one from a pool
+     * larger than the elements a send can hold (at most 64 requested or waiting, plus the one being fragmented).
+     *
      * @return completes once every element and the end of the stream are in the send ring (on shared memory, that
      * is the peer's receive ring; disposing the connection then waits, up to the liveness timeout, until they reached
      * the peer's memory, and {@code onDispose()} fails, counting them, if some did not); fails when the publisher
