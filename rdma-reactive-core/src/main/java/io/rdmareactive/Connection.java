@@ -39,10 +39,15 @@ public interface Connection extends Disposable {
     <Q> Mono<Void> fireAndForget(Q request, Codec<Q> codec);
 
     /**
-     * Sends one message and waits for one answer on a stream of their own; cancelling tells the peer to stop.
+     * Sends one message and waits for one answer. Each subscription is one call. A side's calls share one stream of
+     * the connection, its call stream: up to 1,024 are in flight at once, and the answers come in whatever order the
+     * peer's handlers finish; 1,024 more wait, in order, and a further call fails at once with
+     * {@link RdmaStreamsBusyException}. Cancelling a call that was sent tells the peer to stop its handler. The answer
+     * is delivered on the connection's event loop.
      *
-     * @return the answer, or empty if the handler answered nothing; a {@link java.util.concurrent.TimeoutException}
-     * if none came within the client's request timeout (default 30 s)
+     * @return the answer, or empty if the handler answered nothing; a {@link RdmaStreamException} with the handler's
+     * message if it failed; a {@link java.util.concurrent.TimeoutException} if none came within the client's request
+     * timeout (default 30 s)
      */
     <Q, R> Mono<R> requestResponse(Q request, Codec<Q> requestCodec, Codec<R> responseCodec);
 

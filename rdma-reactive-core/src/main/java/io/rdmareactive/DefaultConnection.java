@@ -67,7 +67,8 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
                       final RdmaConfig config, final StreamHandler streamHandler) {
         this.runtime = runtime;
         this.loop = runtime.nextLoop();
-        this.reassembly = runtime.reassembly.share(protocol.options().maxMessageLength());
+        this.reassembly = runtime.reassembly.share(protocol.options().maxMessageLength()
+            + io.rdmareactive.internal.protocol.CallHeaderFlyweight.LENGTH);
         this.isReleased = () -> released || loop.isClosed();
         this.client = client;
         this.protocol = protocol;
@@ -139,9 +140,51 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         return new RequestResponse<>(this, request, requestCodec, responseCodec);
     }
 
-    /** @return the connection's loop (for {@link RequestResponse}) */
+    /** @return the connection's loop (for {@link RequestResponse} and the call streams) */
     EventLoop loop() {
         return loop;
+    }
+
+    /** @return the longest message the connection carries */
+    int maxMessageLength() {
+        return protocol.options().maxMessageLength();
+    }
+
+    /** This side's call stream, while it is open or opening (loop only). */
+    OutgoingCalls outgoingCalls;
+
+    /**
+     * Hands a call to the loop ({@link #callOnLoop}): now, on the loop's thread, or as a task; refused at once when the
+     * loop's queue is nearly full or the loop stopped.
+     */
+    void submitCall(final RequestResponse.Call<?, ?> call) {
+        if (loop.inLoop()) {
+            call.run();
+        } else if (!loop.tryExecute(call)) {
+            call.fail(loop.isClosed() ? connectionFailed("the connection was closed") : busy());
+        }
+    }
+
+    /** Sends a call on this side's call stream, opened now if there is none (loop). */
+    void callOnLoop(final RequestResponse.Call<?, ?> call) {
+        if (released || protocol.isTerminated()) {
+            call.fail(connectionFailed(protocol.error() != null ? protocol.error() : "the connection was closed"));
+            return;
+        }
+        OutgoingCalls calls = outgoingCalls;
+        if (calls == null) {
+            calls = new OutgoingCalls(this);
+            outgoingCalls = calls;
+        }
+        calls.submit(call);
+    }
+
+    /** Calls of either side in flight or being served, and calls waiting to be sent (loop only). */
+    private int callsInUse;
+
+    /** Counts calls in and out of use (loop). */
+    void callsInUse(final int change) {
+        callsInUse += change;
     }
 
     /** @return how long a call waits for its answer (RdmaClient.requestTimeout) */
@@ -208,7 +251,8 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         final StringBuilder text = new StringBuilder(toString()).append(client ? ", client" : ", server")
             .append(": ").append(waiting.size()).append(" requests waiting for a stream")
             .append(serveWaitingScheduled ? " (served next)" : "").append(released ? ", released" : "")
-            .append(protocol.isTerminated() ? ", ended" : "");
+            .append(protocol.isTerminated() ? ", ended" : "")
+            .append(outgoingCalls != null ? ", " + outgoingCalls : "").append(", calls in use: ").append(callsInUse);
         final String obstacle = protocol.parkingObstacle();
         text.append(obstacle == null ? "; may be parked" : "; not parked: " + obstacle);
         for (int slot = 1; slot < channels.length; slot++) {
@@ -226,7 +270,7 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
 
     private final java.util.ArrayDeque<WaitingRequest> waiting = new java.util.ArrayDeque<>();
 
-    private RdmaStreamsBusyException busy() {
+    RdmaStreamsBusyException busy() {
         return new RdmaStreamsBusyException((channels.length - 2) / 2);
     }
 
@@ -261,8 +305,10 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
      * A stream became free (loop): a request the peer queued behind its last use can start now, or, on a stream of
      * this side, the first request waiting for one.
      */
-    void onChannelFree(final StreamChannel channel) {
-        openRequestStreams--;
+    void onChannelFree(final StreamChannel channel, final boolean counted) {
+        if (counted) {
+            openRequestStreams--;
+        }
         acceptRemoteOpen(channel);
         final boolean mine = (channel.slot() % 2 == 1) == client;
         if (!mine || released || protocol.isTerminated()) {
@@ -325,6 +371,10 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             channel.send(Flux.error(new IllegalStateException(why)), io.rdmareactive.codec.Codecs.BYTE_ARRAY)
                 .subscribe(null, ignored -> { });
             channel.receive(io.rdmareactive.codec.Codecs.BYTE_ARRAY).subscribe(ignored -> { }, ignored -> { });
+            return;
+        }
+        if (kind == StreamKind.REQUEST_RESPONSE) {
+            new ServedCalls(this, streamHandler).start(channel); // a call stream: many calls, each served alone
             return;
         }
         final Serving serving = new Serving(channel, channel.use(), kind);
@@ -438,14 +488,23 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     <T> InboundStream<T> newInbound(final StreamChannel channel, final Codec<T> codec, final long limit,
                                     final long granted) {
         return new InboundStream<>(protocol, channel.stream(), codec, loop, config.prefetch(), limit, granted, this,
-            isReleased, channel.inboundEndedTask, runtime.counters, reassembly);
+            isReleased, channel.inboundEndedTask, runtime.counters, reassembly, maxWireMessage(channel));
     }
 
     <T> OutboundStream<T> newOutbound(final StreamChannel channel, final int openKind,
                                       final Publisher<? extends T> messages, final Codec<T> codec,
                                       final OutboundStream.Completion completion) {
         return OutboundStream.create(protocol, channel.stream(), openKind, messages, codec, loop, guard, this,
-            completion, isReleased, runtime.counters);
+            completion, isReleased, runtime.counters, maxWireMessage(channel));
+    }
+
+    /**
+     * @return the longest message {@code channel}'s current use carries: the connection's maximum, and on a call stream
+     *     the call's header besides, so that a call carries a request or an answer of the connection's maximum
+     */
+    private int maxWireMessage(final StreamChannel channel) {
+        final int max = protocol.options().maxMessageLength();
+        return channel.isCallStream() ? max + io.rdmareactive.internal.protocol.CallHeaderFlyweight.LENGTH : max;
     }
 
     /** A stream's inbound ended (loop): the stream may be free, and a connection that ended may be disposed. */
@@ -482,10 +541,10 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
      */
     @Override
     public boolean hasStreamsInUse() {
-        return openRequestStreams > 0 || channels[DEFAULT_STREAM].isInUse();
+        return openRequestStreams > 0 || callsInUse > 0 || channels[DEFAULT_STREAM].isInUse();
     }
 
-    /** Request streams open now (loop only). */
+    /** Request streams open now, call streams aside (they count their calls instead; loop only). */
     private int openRequestStreams;
 
     /** A request stream's use began (loop). */

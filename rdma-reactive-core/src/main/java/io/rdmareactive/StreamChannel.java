@@ -27,6 +27,10 @@ final class StreamChannel implements Inbound, Outbound {
     private int uses;
     private boolean inboundDone;
     private boolean outboundDone;
+    /** The current use counts as a request stream in use (loop). */
+    private boolean countedUse;
+    /** The current use is a call stream: set with the use, read by the stream's send and reader. */
+    private volatile boolean callStream;
     private volatile int pendingOpenKind;
     /** What the inbound of the current use may receive without a REQUEST_N, and in all (set with the use). */
     private volatile long inboundGranted;
@@ -68,44 +72,63 @@ final class StreamChannel implements Inbound, Outbound {
      * fire-and-forget, request/response or request/stream goes out without waiting for a REQUEST_N. (Loop.)
      */
     void openLocally(final StreamKind kind) {
-        final long answers = switch (kind) {
-            case FIRE_AND_FORGET -> 0;
-            case REQUEST_RESPONSE -> 1;
-            case REQUEST_STREAM, CHANNEL -> owner.prefetch();
+        final long answers = kind == StreamKind.FIRE_AND_FORGET ? 0 : owner.prefetch();
+        final long requests = switch (kind) {
+            case CHANNEL -> 0;
+            case REQUEST_RESPONSE -> CALL_STREAM_OPEN_DEMAND;
+            case FIRE_AND_FORGET, REQUEST_STREAM -> 1;
         };
-        begin(kind == StreamKind.CHANNEL ? 0 : 1, answers);
+        begin(requests, answers, kind != StreamKind.REQUEST_RESPONSE);
+        callStream = kind == StreamKind.REQUEST_RESPONSE;
         inboundGranted = answers;
-        inboundLimit = kind == StreamKind.REQUEST_RESPONSE || kind == StreamKind.FIRE_AND_FORGET ? answers
-            : Long.MAX_VALUE;
+        inboundLimit = kind == StreamKind.FIRE_AND_FORGET ? answers : Long.MAX_VALUE;
         pendingOpenKind = kind.code();
     }
+
+    /**
+     * The calls the opener of a call stream ({@link StreamKind#REQUEST_RESPONSE}) may send before the peer's first
+     * REQUEST_N: both sides know it, so that the first calls need no round trip first.
+     */
+    static final long CALL_STREAM_OPEN_DEMAND = 256;
 
     /**
      * The peer opened the stream with an OPEN of that kind granting {@code initialRequestN} answers; the one request
      * message of a fire-and-forget, request/response or request/stream arrives without a REQUEST_N. (Loop.)
      */
     void openRemotely(final StreamKind kind, final long initialRequestN) {
-        begin(initialRequestN, 0);
-        final boolean oneRequest = kind != StreamKind.CHANNEL;
-        inboundGranted = oneRequest ? 1 : 0;
-        inboundLimit = oneRequest ? 1 : Long.MAX_VALUE;
+        begin(initialRequestN, 0, kind != StreamKind.REQUEST_RESPONSE);
+        callStream = kind == StreamKind.REQUEST_RESPONSE;
+        if (kind == StreamKind.REQUEST_RESPONSE) {
+            inboundGranted = CALL_STREAM_OPEN_DEMAND;
+            inboundLimit = Long.MAX_VALUE;
+        } else {
+            final boolean oneRequest = kind != StreamKind.CHANNEL;
+            inboundGranted = oneRequest ? 1 : 0;
+            inboundLimit = oneRequest ? 1 : Long.MAX_VALUE;
+        }
         pendingOpenKind = 0;
     }
 
     /** The connection's own stream, open for the connection's life, its demand granted by REQUEST_N. (Loop.) */
     void openDefault() {
-        begin(0, 0);
+        begin(0, 0, false);
+        callStream = false;
         inboundGranted = 0;
         inboundLimit = Long.MAX_VALUE;
         pendingOpenKind = 0;
     }
 
-    private void begin(final long implicitPeerDemand, final long openRequestN) {
+    /**
+     * @param counted whether the use counts as a request stream in use ({@link DefaultConnection#hasStreamsInUse}); a
+     *                call stream counts its calls instead
+     */
+    private void begin(final long implicitPeerDemand, final long openRequestN, final boolean counted) {
         if (slot != DefaultConnection.DEFAULT_STREAM) {
             stream.beginUse(implicitPeerDemand, openRequestN);
         }
         uses++;
-        if (slot != DefaultConnection.DEFAULT_STREAM) {
+        countedUse = counted;
+        if (counted) {
             owner.onChannelOpen();
         }
         open = true;
@@ -226,6 +249,11 @@ final class StreamChannel implements Inbound, Outbound {
         release();
     }
 
+    /** @return true if the current use is a call stream ({@link StreamKind#REQUEST_RESPONSE}) */
+    boolean isCallStream() {
+        return callStream;
+    }
+
     /** @return which use of this stream slot is current (loop) */
     int use() {
         return uses;
@@ -253,7 +281,7 @@ final class StreamChannel implements Inbound, Outbound {
             open = false;
             inbound.set(null);
             outbound.set(null);
-            owner.onChannelFree(this);
+            owner.onChannelFree(this, countedUse);
         }
     }
 }

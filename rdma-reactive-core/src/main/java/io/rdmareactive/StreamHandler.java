@@ -3,10 +3,17 @@ package io.rdmareactive;
 import org.reactivestreams.Publisher;
 
 /**
- * Serves the streams a client opens with {@link Connection#fireAndForget}, {@link Connection#requestResponse},
- * {@link Connection#requestStream} or {@link Connection#requestChannel}: the request message(s) arrive on
- * {@code inbound}, the answer goes out on {@code outbound}. The stream ends when the returned publisher ends; an
- * answer not sent by then is an empty one.
+ * Serves the streams a client opens with {@link Connection#fireAndForget}, {@link Connection#requestStream} or
+ * {@link Connection#requestChannel}, and the calls it makes with {@link Connection#requestResponse}: the request
+ * message(s) arrive on {@code inbound}, the answer goes out on {@code outbound}. The stream ends when the returned
+ * publisher ends; an answer not sent by then is an empty one.
+ *
+ * <p>For {@link StreamKind#REQUEST_RESPONSE} the handler runs once per call, on the connection's event loop, with the
+ * call's own {@code inbound} and {@code outbound}: the request is one message (read from the receive ring while the
+ * handler runs, or from a copy kept for a handler that reads it after returning), and the answer is the first element
+ * of the first {@code send} (the rest of its publisher is cancelled). A handler that fails, or whose send fails,
+ * before it answered fails the call with its message ({@link RdmaStreamException}); one that completes without a
+ * send answers empty. A call the caller gives up cancels what the handler returned.
  */
 @FunctionalInterface
 public interface StreamHandler {

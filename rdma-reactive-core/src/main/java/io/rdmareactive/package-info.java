@@ -7,5 +7,10 @@
  * <p>A subscriber's {@code request(n)} is the only thing that lets bytes be consumed, and it reaches the remote
  * sender as credit: a slow subscriber slows the remote publisher, memory stays bounded, nothing is dropped. Nothing
  * of the providers, the protocol or the driver shows through this package.
+ *
+ * <p>Package-private beside the API: the connection and its stream slots ({@code DefaultConnection},
+ * {@code StreamChannel}), the one-object publishers of a send, a receive and a stream's opening, and the call streams
+ * that carry every request/response call of a side ({@code OutgoingCalls} with its {@code RequestResponse.Call}s,
+ * {@code ServedCalls} with its {@code ServedCall}s, both a {@code CallStreamEnd}).
  */
 package io.rdmareactive;

@@ -113,34 +113,43 @@ class LimitsTest {
     }
 
     @Test
-    void requestsBeyondTheFreeStreamsWaitInOrderAndBeyondTheWaitingBoundFailWithATypedError() {
-        final String address = ShmTestSupport.uniqueAddress("streams-busy");
+    void callsBeyondTheCallIdsWaitInOrderAndBeyondTheWaitingBoundFailWithATypedError() throws Exception {
+        final String address = ShmTestSupport.uniqueAddress("calls-busy");
         final reactor.core.publisher.Sinks.Empty<Void> release = reactor.core.publisher.Sinks.empty();
-        // the server holds each request's stream until released
+        final java.util.concurrent.atomic.AtomicInteger held = new java.util.concurrent.atomic.AtomicInteger();
+        // the server holds each call until released
         final DisposableServer server = ShmTestSupport.server(directory, address).rings(4, 4096)
             .handleStreams((kind, in, out) -> out.send(in.receive(Codecs.UTF8_STRING)
+                .doOnNext(ignored -> held.incrementAndGet())
                 .delayUntil(ignored -> release.asMono()), Codecs.UTF8_STRING))
             .bind().block(ShmTestSupport.BOUND);
         try {
+            // 4 streams: 2 for the connection itself, one request stream each way; the client's one carries the calls
             final Connection connection = ShmTestSupport.client(directory, address).rings(4, 4096).connect()
                 .block(ShmTestSupport.BOUND);
-            // 4 streams: 2 for the connection itself, one request stream each way; the client's one is taken, and
-            // every further request waits for it, up to the bound
-            final int waitingBound = DefaultConnection.MAX_WAITING_REQUESTS;
+            final int inFlight = io.rdmareactive.internal.protocol.CallHeaderFlyweight.MAX_CALLS;
+            final int calls = inFlight + DefaultConnection.MAX_WAITING_REQUESTS;
             final List<reactor.core.publisher.Mono<String>> requests = new java.util.ArrayList<>();
-            for (int i = 0; i <= waitingBound; i++) {
+            for (int i = 0; i < calls; i++) {
                 final reactor.core.publisher.Mono<String> request = connection
                     .requestResponse("r" + i, Codecs.UTF8_STRING, Codecs.UTF8_STRING).cache();
                 request.subscribe(ignored -> { }, ignored -> { });
                 requests.add(request);
             }
+            // every call id is taken and the waiting bound reached: the next call is refused, nothing sent
             assertThatThrownBy(() -> connection.requestResponse("one too many", Codecs.UTF8_STRING,
                 Codecs.UTF8_STRING).block(ShmTestSupport.BOUND))
-                .isInstanceOfSatisfying(RdmaStreamsBusyException.class,
-                    busy -> assertThat(busy.requestStreams()).isEqualTo(1))
-                .hasMessageContaining("request streams of this connection are busy");
+                .isInstanceOf(RdmaStreamsBusyException.class)
+                .hasMessageContaining("all " + inFlight + " calls of this connection are in flight and "
+                    + DefaultConnection.MAX_WAITING_REQUESTS + " more wait");
+            // the server serves all of the calls in flight at once, in one request stream of 4 KiB rings
+            final long deadline = System.nanoTime() + ShmTestSupport.BOUND.toNanos();
+            while (held.get() < inFlight && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(held.get()).as("calls the server held at once").isEqualTo(inFlight);
             release.tryEmitEmpty();
-            for (int i = 0; i <= waitingBound; i++) {
+            for (int i = 0; i < calls; i++) {
                 assertThat(requests.get(i).block(ShmTestSupport.BOUND)).as("answer %d", i).isEqualTo("r" + i);
             }
             connection.dispose();
@@ -160,9 +169,9 @@ class LimitsTest {
                 .block(ShmTestSupport.BOUND);
             assertThatThrownBy(() -> connection.requestResponse("x".repeat(5000), Codecs.UTF8_STRING,
                 Codecs.UTF8_STRING).block(ShmTestSupport.BOUND))
-                .hasMessageContaining("encoded a message of 5000 bytes, over the connection's maximum of 4096");
-            assertThat(connection.requestResponse("y".repeat(4000), Codecs.UTF8_STRING, Codecs.UTF8_STRING)
-                .block(ShmTestSupport.BOUND)).hasSize(4000);
+                .hasMessageContaining("encoded a request of 5000 bytes, over the connection's maximum of 4096");
+            assertThat(connection.requestResponse("y".repeat(4096), Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                .block(ShmTestSupport.BOUND)).hasSize(4096); // a call carries a message of the maximum
             connection.dispose();
             connection.onDispose().onErrorComplete().block(ShmTestSupport.BOUND);
         } finally {

@@ -53,7 +53,10 @@ public final class OpenFrameFlyweight {
 
     /** One message, no answer. */
     public static final int FIRE_AND_FORGET = 1;
-    /** One message, one answer. */
+    /**
+     * A call stream: many request/response calls, each a message one way and its answer back, named by a call id
+     * ({@link CallHeaderFlyweight}); open while the opener keeps calling.
+     */
     public static final int REQUEST_RESPONSE = 2;
     /** One message, a stream of answers. */
     public static final int REQUEST_STREAM = 3;

@@ -48,6 +48,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
     /** Made on the first fragment (loop): a stream of whole messages never needs one. */
     private MessageAssembler assembler;
     private final ReassemblyBudget reassembly;
+    private final int maxMessageLength;
     /** Made on the first ERROR frame (loop). */
     private ErrorFrameFlyweight errorFrame;
     private volatile boolean subscribed;
@@ -91,12 +92,16 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
      * @param onTerminal      runs on the loop once this stream ended (completed, failed or cancelled)
      * @param counters        where messages and bytes received are counted
      * @param reassembly      the runtime's budget for messages that arrive in fragments
+     * @param maxMessageLength the longest message the stream carries (a call stream's messages have a header more
+     *                        than the connection's maximum)
      */
     public InboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
                          final EventLoop loop, final long prefetch, final long limit, final long granted,
                          final ErrorFactory errors, final BooleanSupplier released, final Runnable onTerminal,
-                         final DriverCounters counters, final ReassemblyBudget reassembly) {
+                         final DriverCounters counters, final ReassemblyBudget reassembly,
+                         final int maxMessageLength) {
         this.connection = connection;
+        this.maxMessageLength = maxMessageLength;
         this.stream = stream;
         this.codec = codec;
         this.loop = loop;
@@ -319,7 +324,7 @@ public final class InboundStream<T> extends Flux<T> implements Subscription, Run
 
     private MessageAssembler assembler() {
         if (assembler == null) {
-            assembler = new MessageAssembler(connection.options().maxMessageLength(), reassembly, this);
+            assembler = new MessageAssembler(maxMessageLength, reassembly, this);
         }
         return assembler;
     }

@@ -93,7 +93,8 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private OutboundStream(final ProtocolConnection connection, final ProtocolStream stream, final Codec<T> codec,
                            final EventLoop loop, final RingGuard guard, final ErrorFactory errors,
                            final Completion completion,
-                           final BooleanSupplier released, final DriverCounters counters) {
+                           final BooleanSupplier released, final DriverCounters counters,
+                           final int maxMessageLength) {
         this.connection = connection;
         this.stream = stream;
         this.codec = codec;
@@ -103,22 +104,24 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         this.completion = completion;
         this.released = released;
         this.counters = counters;
-        this.maxMessageLength = connection.options().maxMessageLength();
+        this.maxMessageLength = maxMessageLength;
     }
 
     /**
      * Makes a sender that, once {@link #start()}ed, subscribes to the source and tells {@code completion} once
      * everything was sent and the stream ended, or that it failed: the source failed (the peer is told), the connection
      * ended, or an element could not be encoded. With {@code openKind} other than 0 it opens the stream first with an
-     * OPEN frame. {@link #cancel()} stops it (the send then ends with COMPLETE, and completes).
+     * OPEN frame. {@link #cancel()} stops it (the send then ends with COMPLETE, and completes). A message longer than
+     * {@code maxMessageLength} fails the send.
      */
     public static <T> OutboundStream<T> create(final ProtocolConnection connection, final ProtocolStream stream,
                                                final int openKind, final Publisher<? extends T> source,
                                                final Codec<T> codec, final EventLoop loop, final RingGuard guard,
                                                final ErrorFactory errors, final Completion completion,
-                                               final BooleanSupplier released, final DriverCounters counters) {
+                                               final BooleanSupplier released, final DriverCounters counters,
+                                               final int maxMessageLength) {
         final OutboundStream<T> sender = new OutboundStream<>(connection, stream, codec, loop, guard, errors,
-            completion, released, counters);
+            completion, released, counters, maxMessageLength);
         sender.openKind = openKind;
         sender.source = source;
         return sender;
