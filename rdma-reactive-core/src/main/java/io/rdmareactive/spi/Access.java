@@ -13,8 +13,10 @@ public final class Access {
     public static final int REMOTE_WRITE = 2;
     /** A peer may RDMA READ from the region. */
     public static final int REMOTE_READ = 4;
+    /** A peer may run 64-bit atomics (compare-and-swap, fetch-and-add) on the region (requires {@link #LOCAL_WRITE}). */
+    public static final int REMOTE_ATOMIC = 8;
 
-    private static final int ALL = LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ;
+    private static final int ALL = LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ | REMOTE_ATOMIC;
 
     private Access() {
     }
@@ -26,10 +28,13 @@ public final class Access {
     public static void validate(final int access) {
         if ((access & ~ALL) != 0) {
             throw new IllegalArgumentException("unknown access flags 0x" + Integer.toHexString(access & ~ALL)
-                + " in " + toString(access) + "; use Access.LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ");
+                + " in " + toString(access) + "; use Access.LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ, REMOTE_ATOMIC");
         }
         if ((access & REMOTE_WRITE) != 0 && (access & LOCAL_WRITE) == 0) {
             throw new IllegalArgumentException("REMOTE_WRITE needs LOCAL_WRITE too (as on verbs): " + toString(access));
+        }
+        if ((access & REMOTE_ATOMIC) != 0 && (access & LOCAL_WRITE) == 0) {
+            throw new IllegalArgumentException("REMOTE_ATOMIC needs LOCAL_WRITE too (as on verbs): " + toString(access));
         }
     }
 
@@ -47,6 +52,7 @@ public final class Access {
         append(text, access, LOCAL_WRITE, "LOCAL_WRITE");
         append(text, access, REMOTE_WRITE, "REMOTE_WRITE");
         append(text, access, REMOTE_READ, "REMOTE_READ");
+        append(text, access, REMOTE_ATOMIC, "REMOTE_ATOMIC");
         if ((access & ~ALL) != 0) {
             append(text, access, access & ~ALL, "0x" + Integer.toHexString(access & ~ALL));
         }

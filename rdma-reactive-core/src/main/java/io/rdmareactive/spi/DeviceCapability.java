@@ -4,6 +4,8 @@ package io.rdmareactive.spi;
 public enum DeviceCapability {
     /** RDMA READ of a peer's memory. */
     RDMA_READ,
+    /** 64-bit compare-and-swap and fetch-and-add on a peer's memory, atomic against each other on the same word. */
+    ATOMICS,
     /** RDMA WRITE WITH IMMEDIATE. */
     WRITE_WITH_IMMEDIATE,
     /** SEND and SEND WITH IMMEDIATE into posted receives. */

@@ -29,6 +29,16 @@ public interface SendWorkRequest {
     /** Sets the remote address and rkey of a one-sided request. */
     SendWorkRequest remote(long address, int rkey);
 
+    /**
+     * Sets the operands of an atomic request ({@link WorkRequestOpcode#isAtomic}), after its {@link #remote remote
+     * word} (8-byte aligned, in a region the peer registered with {@link Access#REMOTE_ATOMIC}) and its one 8-byte
+     * {@link #sge local buffer} (which receives the word's value before the operation, in this host's byte order).
+     *
+     * @param compareAdd for compare-and-swap the value expected; for fetch-and-add the value added
+     * @param swap       for compare-and-swap the value written if the word held the expected one; else ignored
+     */
+    SendWorkRequest atomic(long compareAdd, long swap);
+
     /** Sets the immediate of a WITH_IMM request. */
     SendWorkRequest immediate(int immediate);
 

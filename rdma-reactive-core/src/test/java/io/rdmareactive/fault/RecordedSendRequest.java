@@ -18,6 +18,9 @@ final class RecordedSendRequest implements SendWorkRequest {
         boolean hasRemote;
         int immediate;
         boolean hasImmediate;
+        long compareAdd;
+        long swap;
+        boolean hasAtomic;
 
         Entry(final long wrId, final int opcode, final int flags) {
             this.wrId = wrId;
@@ -85,6 +88,15 @@ final class RecordedSendRequest implements SendWorkRequest {
     }
 
     @Override
+    public SendWorkRequest atomic(final long compareAdd, final long swap) {
+        final Entry entry = last();
+        entry.compareAdd = compareAdd;
+        entry.swap = swap;
+        entry.hasAtomic = true;
+        return this;
+    }
+
+    @Override
     public SendWorkRequest immediate(final int immediate) {
         final Entry entry = last();
         entry.immediate = immediate;
@@ -117,6 +129,9 @@ final class RecordedSendRequest implements SendWorkRequest {
             }
             if (entry.hasRemote) {
                 into.remote(entry.remoteAddress, entry.rkey);
+            }
+            if (entry.hasAtomic) {
+                into.atomic(entry.compareAdd, entry.swap);
             }
             if (entry.hasImmediate) {
                 into.immediate(entry.immediate);

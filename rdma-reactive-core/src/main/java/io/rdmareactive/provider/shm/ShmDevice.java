@@ -143,7 +143,7 @@ final class ShmDevice implements RdmaDevice {
 
     @Override
     public Set<DeviceCapability> capabilities() {
-        final Set<DeviceCapability> capabilities = EnumSet.of(DeviceCapability.RDMA_READ,
+        final Set<DeviceCapability> capabilities = EnumSet.of(DeviceCapability.RDMA_READ, DeviceCapability.ATOMICS,
             DeviceCapability.WRITE_WITH_IMMEDIATE, DeviceCapability.SEND_RECEIVE, DeviceCapability.SCATTER_GATHER,
             DeviceCapability.INLINE_DATA);
         if (directPeerAccess) {

@@ -320,7 +320,10 @@ final class ShmQueuePair implements QueuePair {
             final int opcode = batch.opcode[i];
             final boolean inline = (batch.flags[i] & SendFlags.INLINE) != 0;
             if (!WorkRequestOpcode.isValid(opcode) || batch.sgeOverflow[i]
-                || (inline && (opcode == WorkRequestOpcode.RDMA_READ || totalLength(batch, i) > options.maxInlineData()))) {
+                || (inline && (opcode == WorkRequestOpcode.RDMA_READ || totalLength(batch, i) > options.maxInlineData()))
+                || (WorkRequestOpcode.isAtomic(opcode) && (inline || totalLength(batch, i) != Long.BYTES
+                    || (batch.remoteAddress[i] & (Long.BYTES - 1)) != 0))) {
+                // an atomic takes one 8-byte local buffer and an 8-byte aligned remote word, as verbs checks at post
                 batch.failedIndex = i;
                 return PostStatus.INVALID;
             }
@@ -352,7 +355,8 @@ final class ShmQueuePair implements QueuePair {
             return;
         }
         final PeerView remote = peer;
-        final int gatherAccess = opcode == WorkRequestOpcode.RDMA_READ ? Access.LOCAL_WRITE : 0;
+        final int gatherAccess = opcode == WorkRequestOpcode.RDMA_READ || WorkRequestOpcode.isAtomic(opcode)
+            ? Access.LOCAL_WRITE : 0;
         final long length = (batch.flags[i] & SendFlags.INLINE) != 0
             ? resolveInline(batch, i) : resolveGather(batch, i, gatherAccess);
         if (length < 0) {
@@ -382,7 +386,8 @@ final class ShmQueuePair implements QueuePair {
         if (WorkRequestOpcode.isOneSided(opcode)) {
             final int rkey = batch.rkey[i];
             final long address = batch.remoteAddress[i];
-            final int required = opcode == WorkRequestOpcode.RDMA_READ ? Access.REMOTE_READ : Access.REMOTE_WRITE;
+            final int required = opcode == WorkRequestOpcode.RDMA_READ ? Access.REMOTE_READ
+                : WorkRequestOpcode.isAtomic(opcode) ? Access.REMOTE_ATOMIC : Access.REMOTE_WRITE;
             if (!RegionTable.isRemoteKey(rkey)
                 || (remoteOffset = remote.regions.offset(rkey, address, length, required,
                     remote.queuePair.domain())) < 0
@@ -403,6 +408,22 @@ final class ShmQueuePair implements QueuePair {
         }
         if (opcode == WorkRequestOpcode.RDMA_READ) {
             gatherFrom(remoteSegment, remoteOffset);
+            complete(signaled, wrId, completionOpcode);
+            return;
+        }
+        if (WorkRequestOpcode.isAtomic(opcode)) {
+            if (((remoteSegment.address() + remoteOffset) & (Long.BYTES - 1)) != 0) {
+                fail(wrId, completionOpcode, CompletionStatus.REM_INV_REQ_ERR, "the peer refused "
+                    + WorkRequestOpcode.name(opcode) + " at 0x" + Long.toHexString(batch.remoteAddress[i])
+                    + ": the word is not 8-byte aligned in its memory", true);
+                return;
+            }
+            // a hardware atomic on the mapped page: atomic against any process's atomics on the same word
+            final long before = opcode == WorkRequestOpcode.ATOMIC_CMP_AND_SWP
+                ? (long) WORD.compareAndExchange(remoteSegment, remoteOffset, batch.compareAdd[i], batch.swap[i])
+                : (long) WORD.getAndAdd(remoteSegment, remoteOffset, batch.compareAdd[i]);
+            ORIGINAL.set(atomicResult, 0L, before);
+            gatherFrom(atomicResult, 0);
             complete(signaled, wrId, completionOpcode);
             return;
         }
@@ -545,6 +566,12 @@ final class ShmQueuePair implements QueuePair {
     }
 
     /** Copies one contiguous range into the gather list (RDMA READ). */
+    /** A peer's 64-bit word, read and changed atomically (native byte order, 8-byte aligned). */
+    private static final java.lang.invoke.VarHandle WORD = java.lang.foreign.ValueLayout.JAVA_LONG.varHandle();
+    private static final java.lang.invoke.VarHandle ORIGINAL = java.lang.foreign.ValueLayout.JAVA_LONG.varHandle();
+    /** Where an atomic's value before is put, then copied to the request's local buffer (the posting thread's). */
+    private final MemorySegment atomicResult = java.lang.foreign.Arena.ofAuto().allocate(Long.BYTES, Long.BYTES);
+
     private void gatherFrom(final MemorySegment source, final long offset) {
         long at = offset;
         for (int k = 0; k < gatherCount; k++) {

@@ -13,6 +13,8 @@ final class ShmSendRequest implements SendWorkRequest {
     final int[] immediate;
     final long[] remoteAddress;
     final int[] rkey;
+    final long[] compareAdd;
+    final long[] swap;
     final int[] sgeCount;
     final boolean[] sgeOverflow;
     final long[] sgeAddress;
@@ -33,6 +35,8 @@ final class ShmSendRequest implements SendWorkRequest {
         immediate = new int[capacity];
         remoteAddress = new long[capacity];
         rkey = new int[capacity];
+        compareAdd = new long[capacity];
+        swap = new long[capacity];
         sgeCount = new int[capacity];
         sgeOverflow = new boolean[capacity];
         sgeAddress = new long[capacity * maxSge];
@@ -59,6 +63,8 @@ final class ShmSendRequest implements SendWorkRequest {
         immediate[i] = 0;
         remoteAddress[i] = 0;
         rkey[i] = 0;
+        compareAdd[i] = 0;
+        swap[i] = 0;
         sgeCount[i] = 0;
         sgeOverflow[i] = false;
         return this;
@@ -91,6 +97,14 @@ final class ShmSendRequest implements SendWorkRequest {
         final int i = current();
         remoteAddress[i] = address;
         rkey[i] = key;
+        return this;
+    }
+
+    @Override
+    public SendWorkRequest atomic(final long compare, final long replacement) {
+        final int i = current();
+        compareAdd[i] = compare;
+        swap[i] = replacement;
         return this;
     }
 

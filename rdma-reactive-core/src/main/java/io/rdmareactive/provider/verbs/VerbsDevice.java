@@ -77,6 +77,8 @@ final class VerbsDevice implements RdmaDevice {
     private final DeviceLimits limits;
     private final long memlockLimit;
     private final int readAtoms;
+    /** The device runs 64-bit atomics ({@code atomic_cap} is not {@code IBV_ATOMIC_NONE}). */
+    private final boolean atomics;
     private final VerbsEventThread eventThread;
 
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -128,6 +130,7 @@ final class VerbsDevice implements RdmaDevice {
         nonBlocking(asyncFd);
         final long registrable = Math.min(options.maxRegisteredBytes(), memlockLimit);
         this.readAtoms = Math.max(1, Math.min(16, Math.min(info.maxReadAtoms(), info.maxInitiatorReadAtoms())));
+        this.atomics = info.atomicCapability() != VerbsLayouts.ATOMIC_NONE;
         this.limits = new DeviceLimits(info.maxSge(), INLINE_DATA, info.maxQueuePairDepth(), info.maxCqe(),
             port.maxMessageSize() == 0 ? 1L << 31 : port.maxMessageSize(), registrable, PrivateData.CONNECT_LIMIT,
             PrivateData.REJECT_LIMIT);
@@ -240,9 +243,13 @@ final class VerbsDevice implements RdmaDevice {
 
     @Override
     public Set<DeviceCapability> capabilities() {
-        return EnumSet.of(DeviceCapability.RDMA_READ, DeviceCapability.WRITE_WITH_IMMEDIATE,
-            DeviceCapability.SEND_RECEIVE, DeviceCapability.SCATTER_GATHER, DeviceCapability.INLINE_DATA,
-            DeviceCapability.CROSS_HOST);
+        final Set<DeviceCapability> capabilities = EnumSet.of(DeviceCapability.RDMA_READ,
+            DeviceCapability.WRITE_WITH_IMMEDIATE, DeviceCapability.SEND_RECEIVE, DeviceCapability.SCATTER_GATHER,
+            DeviceCapability.INLINE_DATA, DeviceCapability.CROSS_HOST);
+        if (atomics) {
+            capabilities.add(DeviceCapability.ATOMICS);
+        }
+        return capabilities;
     }
 
     @Override

@@ -67,7 +67,8 @@ final class VerbsDeviceProbe {
     /** One device, with the limits the provider uses. */
     record Device(String name, MemorySegment context, String firmware, long nodeGuid, int vendorId, int vendorPartId,
                   int maxQueuePairs, int maxQueuePairDepth, int maxSge, int maxCompletionQueues, int maxCqe,
-                  long maxMrSize, int maxReadAtoms, int maxInitiatorReadAtoms, List<Port> ports) {
+                  long maxMrSize, int maxReadAtoms, int maxInitiatorReadAtoms, int atomicCapability,
+                  List<Port> ports) {
 
         Optional<Port> activePort() {
             return ports.stream().filter(Port::isActive).findFirst();
@@ -214,7 +215,7 @@ final class VerbsDeviceProbe {
         return new Device(name, context, new String(fw, 0, end, java.nio.charset.StandardCharsets.US_ASCII),
             a.longAt("node_guid"), a.intAt("vendor_id"), a.intAt("vendor_part_id"), a.intAt("max_qp"),
             a.intAt("max_qp_wr"), a.intAt("max_sge"), a.intAt("max_cq"), a.intAt("max_cqe"), a.longAt("max_mr_size"),
-            a.intAt("max_qp_rd_atom"), a.intAt("max_qp_init_rd_atom"), List.copyOf(ports));
+            a.intAt("max_qp_rd_atom"), a.intAt("max_qp_init_rd_atom"), a.intAt("atomic_cap"), List.copyOf(ports));
     }
 
     private static boolean isZero(final byte[] raw) {

@@ -34,7 +34,7 @@ final class VerbsLayouts {
         JAVA_INT.withName("length"),
         JAVA_INT.withName("lkey"));
 
-    /** {@code struct ibv_send_wr}, with the {@code wr.rdma} member of its union. */
+    /** {@code struct ibv_send_wr}, with the {@code wr.rdma} and {@code wr.atomic} members of its union. */
     static final StructLayout IBV_SEND_WR = MemoryLayout.structLayout(
         JAVA_LONG.withName("wr_id"),
         ADDRESS.withName("next"),
@@ -43,9 +43,18 @@ final class VerbsLayouts {
         JAVA_INT.withName("opcode"),
         JAVA_INT.withName("send_flags"),
         BE_INT.withName("imm_data"),
-        JAVA_LONG.withName("wr.rdma.remote_addr"),
-        JAVA_INT.withName("wr.rdma.rkey"),
-        MemoryLayout.paddingLayout(76));
+        MemoryLayout.unionLayout(
+            MemoryLayout.structLayout(
+                JAVA_LONG.withName("remote_addr"),
+                JAVA_INT.withName("rkey"),
+                MemoryLayout.paddingLayout(4)).withName("rdma"),
+            MemoryLayout.structLayout(
+                JAVA_LONG.withName("remote_addr"),
+                JAVA_LONG.withName("compare_add"),
+                JAVA_LONG.withName("swap"),
+                JAVA_INT.withName("rkey"),
+                MemoryLayout.paddingLayout(4)).withName("atomic")).withName("wr"),
+        MemoryLayout.paddingLayout(56));
 
     /** {@code struct ibv_recv_wr}. */
     static final StructLayout IBV_RECV_WR = MemoryLayout.structLayout(
@@ -129,7 +138,9 @@ final class VerbsLayouts {
         JAVA_INT.withName("max_qp_rd_atom"),
         MemoryLayout.paddingLayout(8),
         JAVA_INT.withName("max_qp_init_rd_atom"),
-        MemoryLayout.paddingLayout(67),
+        MemoryLayout.paddingLayout(4),
+        JAVA_INT.withName("atomic_cap"),
+        MemoryLayout.paddingLayout(59),
         JAVA_BYTE.withName("phys_port_cnt"),
         MemoryLayout.paddingLayout(4));
 
@@ -294,6 +305,11 @@ final class VerbsLayouts {
     static final long SEND_WR_IMM = offset(IBV_SEND_WR, "imm_data");
     static final long SEND_WR_REMOTE_ADDR = offset(IBV_SEND_WR, "wr.rdma.remote_addr");
     static final long SEND_WR_RKEY = offset(IBV_SEND_WR, "wr.rdma.rkey");
+    static final long SEND_WR_ATOMIC_COMPARE_ADD = offset(IBV_SEND_WR, "wr.atomic.compare_add");
+    static final long SEND_WR_ATOMIC_SWAP = offset(IBV_SEND_WR, "wr.atomic.swap");
+    static final long SEND_WR_ATOMIC_RKEY = offset(IBV_SEND_WR, "wr.atomic.rkey");
+    /** {@code IBV_ATOMIC_NONE}: the device runs no atomics ({@code ibv_device_attr.atomic_cap}). */
+    static final int ATOMIC_NONE = 0;
 
     static final long RECV_WR_ID = offset(IBV_RECV_WR, "wr_id");
     static final long RECV_WR_NEXT = offset(IBV_RECV_WR, "next");
@@ -344,6 +360,17 @@ final class VerbsLayouts {
     }
 
     static long offset(final StructLayout layout, final String member) {
-        return layout.byteOffset(PathElement.groupElement(member));
+        for (final MemoryLayout top : layout.memberLayouts()) {
+            if (top.name().filter(member::equals).isPresent()) {
+                return layout.byteOffset(PathElement.groupElement(member)); // a member named by its C path
+            }
+        }
+        // a member of a nested union or structure: "wr.atomic.rkey"
+        final String[] parts = member.split("\\.");
+        final PathElement[] path = new PathElement[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            path[i] = PathElement.groupElement(parts[i]);
+        }
+        return layout.byteOffset(path);
     }
 }

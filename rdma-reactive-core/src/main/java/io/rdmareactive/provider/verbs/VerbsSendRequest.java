@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rdmareactive.spi.SendFlags;
 import io.rdmareactive.spi.SendWorkRequest;
+import io.rdmareactive.spi.WorkRequestOpcode;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -67,7 +68,9 @@ final class VerbsSendRequest implements SendWorkRequest {
         wrs.set(JAVA_INT, wr + VerbsLayouts.SEND_WR_FLAGS, flags);
         wrs.set(JAVA_INT, wr + VerbsLayouts.SEND_WR_IMM, 0);
         wrs.set(JAVA_LONG, wr + VerbsLayouts.SEND_WR_REMOTE_ADDR, 0L);
-        wrs.set(JAVA_INT, wr + VerbsLayouts.SEND_WR_RKEY, 0);
+        wrs.set(JAVA_LONG, wr + VerbsLayouts.SEND_WR_ATOMIC_COMPARE_ADD, 0L); // covers wr.rdma.rkey
+        wrs.set(JAVA_LONG, wr + VerbsLayouts.SEND_WR_ATOMIC_SWAP, 0L);
+        wrs.set(JAVA_INT, wr + VerbsLayouts.SEND_WR_ATOMIC_RKEY, 0);
         return this;
     }
 
@@ -89,7 +92,17 @@ final class VerbsSendRequest implements SendWorkRequest {
     public SendWorkRequest remote(final long address, final int rkey) {
         final long wr = current() * WR_SIZE;
         wrs.set(JAVA_LONG, wr + VerbsLayouts.SEND_WR_REMOTE_ADDR, address);
-        wrs.set(JAVA_INT, wr + VerbsLayouts.SEND_WR_RKEY, rkey);
+        // the union's two members keep the rkey in different places
+        final boolean atomic = WorkRequestOpcode.isAtomic(wrs.get(JAVA_INT, wr + VerbsLayouts.SEND_WR_OPCODE));
+        wrs.set(JAVA_INT, wr + (atomic ? VerbsLayouts.SEND_WR_ATOMIC_RKEY : VerbsLayouts.SEND_WR_RKEY), rkey);
+        return this;
+    }
+
+    @Override
+    public SendWorkRequest atomic(final long compareAdd, final long swap) {
+        final long wr = current() * WR_SIZE;
+        wrs.set(JAVA_LONG, wr + VerbsLayouts.SEND_WR_ATOMIC_COMPARE_ADD, compareAdd);
+        wrs.set(JAVA_LONG, wr + VerbsLayouts.SEND_WR_ATOMIC_SWAP, swap);
         return this;
     }
 

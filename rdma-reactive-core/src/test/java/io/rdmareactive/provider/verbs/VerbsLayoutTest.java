@@ -59,15 +59,7 @@ class VerbsLayoutTest {
             program.append("    printf(\"%s@size %zu\\n\", \"").append(struct).append("\", sizeof(struct ")
                 .append(struct).append("));\n");
             java.put(struct + "@size", layout.byteSize());
-            for (final MemoryLayout member : layout.memberLayouts()) {
-                if (member instanceof PaddingLayout || member.name().isEmpty()) {
-                    continue;
-                }
-                final String name = member.name().orElseThrow();
-                program.append("    MEMBER(").append(struct).append(", ").append(name).append(");\n");
-                java.put(struct + "." + name + "@offset", VerbsLayouts.offset(layout, name));
-                java.put(struct + "." + name + "@size", member.byteSize());
-            }
+            members(struct, layout, layout, "", program, java);
         }
         program.append("    return 0;\n}\n");
         final Path source = dir.resolve("layouts.c");
@@ -92,6 +84,23 @@ class VerbsLayoutTest {
         assertThat(mismatches).as("layouts that differ from the installed headers (%d values checked)", java.size())
             .isEmpty();
         assertThat(c).as("values the C program printed").hasSize(java.size());
+    }
+
+    /** Each named member, and those of named nested unions and structures by their C path ({@code wr.atomic.rkey}). */
+    private static void members(final String struct, final StructLayout layout, final GroupLayout group,
+                                final String prefix, final StringBuilder program, final Map<String, Long> java) {
+        for (final MemoryLayout member : group.memberLayouts()) {
+            if (member instanceof PaddingLayout || member.name().isEmpty()) {
+                continue;
+            }
+            final String name = prefix + member.name().orElseThrow();
+            program.append("    MEMBER(").append(struct).append(", ").append(name).append(");\n");
+            java.put(struct + "." + name + "@offset", VerbsLayouts.offset(layout, name));
+            java.put(struct + "." + name + "@size", member.byteSize());
+            if (member instanceof GroupLayout nested) {
+                members(struct, layout, nested, name + ".", program, java);
+            }
+        }
     }
 
     @Test

@@ -57,7 +57,7 @@ class VerbsUnavailableTest {
 
         final VerbsDeviceProbe.Port down = new VerbsDeviceProbe.Port(1, 1, 3, 5, 2, 0, 16, 1L << 31, List.of());
         final VerbsDeviceProbe.Device device = new VerbsDeviceProbe.Device("mlx5_0", MemorySegment.NULL, "16.35",
-            0, 0x02c9, 4123, 1, 1, 1, 1, 1, 1, 1, 1, List.of(down));
+            0, 0x02c9, 4123, 1, 1, 1, 1, 1, 1, 1, 1, 1, List.of(down));
         final VerbsDeviceProbe.Result portDown = new VerbsDeviceProbe.Result(List.of(device), null);
         assertThatThrownBy(() -> portDown.choose(Optional.empty())).isInstanceOf(VerbsUnavailableException.class)
             .hasMessageContaining("mlx5_0 has no active port (port 1 DOWN (Ethernet (RoCE), MTU 1024))")
