@@ -40,7 +40,9 @@ import java.util.concurrent.locks.LockSupport;
  * <li>the peer RDMA WRITEs {@link #PATTERN_LENGTH} pattern bytes to offset 0 of the test's region, then RDMA WRITEs
  * WITH IMMEDIATE {@link #TAIL_LENGTH} bytes to {@link #TAIL_OFFSET} with immediate {@link #READY_IMMEDIATE}, and
  * prints {@code READY} once both completed successfully;</li>
- * <li>{@code kill}: the peer waits to be killed. {@code exchange}: it waits for the test's SEND, answers with a
+ * <li>{@code kill}: the peer waits to be killed. {@code add}: it adds 1 to a word of the test's region many times with
+ * ATOMIC_FETCH_AND_ADD once the test says go, prints {@code ADDED}, disconnects and prints {@code BYE}.
+ * {@code exchange}: it waits for the test's SEND, answers with a
  * SEND_WITH_IMM of the same bytes reversed and immediate {@link #REPLY_IMMEDIATE}, prints {@code REPLIED},
  * disconnects, closes its device, prints {@code BYE} and exits 0.</li>
  * </ol>
@@ -97,9 +99,9 @@ public final class ConformancePeer {
     }
 
     private static int run(final String[] args) {
-        if (args.length < 4 || !(args[3].equals("kill") || args[3].equals("exchange"))) {
+        if (args.length < 4 || !(args[3].equals("kill") || args[3].equals("exchange") || args[3].equals("add"))) {
             throw new IllegalArgumentException("usage: ConformancePeer <provider> <directory|-> <address> "
-                + "<kill|exchange> [--device=NAME] [--property=KEY=VALUE]...");
+                + "<kill|exchange|add> [--device=NAME] [--property=KEY=VALUE]...");
         }
         final String mode = args[3];
         final DeviceOptions.Builder options = DeviceOptions.builder();
@@ -125,6 +127,7 @@ public final class ConformancePeer {
         try (RdmaDevice device = RdmaProviders.named(args[0]).open(options.build())) {
             final MemoryRegion region = device.allocateRegion(4L * PAGE,
                 Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
+            // mode add: the values before of ADD_BATCH atomics land at 3 * PAGE
             final CompletionQueue sendCq = device.createCompletionQueue(64);
             final CompletionQueue recvCq = device.createCompletionQueue(64);
             final QueuePairOptions qpOptions = QueuePairOptions.builder(sendCq, recvCq).sendDepth(16).receiveDepth(16)
@@ -167,6 +170,12 @@ public final class ConformancePeer {
                     LockSupport.parkNanos(1_000_000_000L);
                 }
             }
+            if (mode.equals("add")) {
+                addToTheTestsWord(region, qp, sends, sendCq, testAddress, testRkey);
+                qp.disconnect();
+                System.out.println("BYE");
+                return 0;
+            }
 
             final int pingLength = awaitSuccess(recvCq, 1, "the test's ping");
             final byte[] ping = new byte[pingLength];
@@ -188,6 +197,39 @@ public final class ConformancePeer {
         System.out.println("BYE");
         return 0;
     }
+
+    /**
+     * Mode {@code add}: once the test wrote {@link #GO} into the second word of this peer's region (to all its peers
+     * at about the same time), adds 1 to the test's word at {@link #ATOMIC_OFFSET} {@link #ADDS} times with
+     * ATOMIC_FETCH_AND_ADD, {@link #ADD_BATCH} in flight, each value before read back; prints {@code ADDED}.
+     */
+    private static void addToTheTestsWord(final MemoryRegion region, final QueuePair qp, final SendWorkRequest sends,
+                                          final CompletionQueue sendCq, final long testAddress, final int testRkey) {
+        final long deadline = System.nanoTime() + WAIT.toNanos();
+        while (region.buffer().getIntVolatile(8) != GO) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the test never wrote GO into this peer's second word");
+            }
+            Thread.onSpinWait();
+        }
+        for (int done = 0; done < ADDS; done += ADD_BATCH) {
+            sends.clear();
+            for (int k = 0; k < ADD_BATCH; k++) {
+                sends.add(100 + k, WorkRequestOpcode.ATOMIC_FETCH_AND_ADD, SendFlags.SIGNALED)
+                    .sge(region.address() + 3L * PAGE + 8L * k, Long.BYTES, region.lkey())
+                    .remote(testAddress + ATOMIC_OFFSET, testRkey).atomic(1, 0);
+            }
+            check("post the fetch-and-adds", qp.postSend(sends));
+            awaitSuccess(sendCq, ADD_BATCH, "the fetch-and-adds");
+        }
+        System.out.println("ADDED " + ADDS);
+    }
+
+    /** Where mode {@code add} adds, in the test's region. */
+    static final int ATOMIC_OFFSET = 3 * PAGE + 64;
+    /** How many times each peer of mode {@code add} adds 1. */
+    static final int ADDS = 10_000;
+    static final int ADD_BATCH = 4;
 
     /** Polls {@code count} completions, all of which must succeed. @return the byte length of the last one */
     private static int awaitSuccess(final CompletionQueue cq, final int count, final String what) {

@@ -559,6 +559,38 @@ public abstract class ProviderConformanceTest {
     }
 
     @Test
+    public void fetchAndAddsFromTwoProcessesOnOneWordAreAtomicWithEachOther() {
+        final Endpoint server = endpoint("server");
+        assumeCapability(server, DeviceCapability.ATOMICS);
+        final Endpoint second = new Endpoint("server-2", server.device); // a second queue pair on the same device
+        final String address = uniqueAddress();
+        final Listener listener = own(server.device.listen(address));
+        final MemoryRegion region = server.region(4L * PAGE, ALL_ACCESS | Access.REMOTE_ATOMIC);
+        final ChildJvm first = startPeer(address, "add");
+        final long[] firstRegion = handshakeWithPeer(server, listener, region, first);
+        final ChildJvm other = startPeer(address, "add");
+        final long[] otherRegion = handshakeWithPeer(second, listener, region, other);
+        region.buffer().putLong(ConformancePeer.ATOMIC_OFFSET, 1_000L, java.nio.ByteOrder.nativeOrder());
+
+        // both start at once: GO into the second word of each peer's region
+        region.buffer().putInt(PAGE, ConformancePeer.GO);
+        server.send(s -> s.add(200, RDMA_WRITE, SendFlags.SIGNALED).sge(region.address() + PAGE, 4, region.lkey())
+            .remote(firstRegion[0] + 8, (int) firstRegion[1]));
+        second.send(s -> s.add(201, RDMA_WRITE, SendFlags.SIGNALED).sge(region.address() + PAGE, 4, region.lkey())
+            .remote(otherRegion[0] + 8, (int) otherRegion[1]));
+        assertSendSuccess(server.awaitSendCompletion(), 200, RDMA_WRITE, server);
+        assertSendSuccess(second.awaitSendCompletion(), 201, RDMA_WRITE, second);
+
+        first.awaitLine("ADDED");
+        other.awaitLine("ADDED");
+        assertThat(region.buffer().getLong(ConformancePeer.ATOMIC_OFFSET, java.nio.ByteOrder.nativeOrder()))
+            .as("the word after %d adds of 1 from each of two processes", ConformancePeer.ADDS)
+            .isEqualTo(1_000L + 2L * ConformancePeer.ADDS);
+        assertThat(first.awaitExit()).as("the first peer's exit code%s", first.describe()).isZero();
+        assertThat(other.awaitExit()).as("the other peer's exit code%s", other.describe()).isZero();
+    }
+
+    @Test
     public void rdmaReadCopiesRemoteBytesIntoTheLocalRegion() {
         final Endpoints ep = connect();
         assumeCapability(ep.client(), DeviceCapability.RDMA_READ);
