@@ -184,6 +184,7 @@ final class OutgoingCalls extends CallStreamEnd implements DefaultConnection.Ope
             connection.outgoingCalls = null;
         }
         state = CLOSED;
+        broken = true; // an answer still on its way belongs to a call failed here: read nothing more
         for (int id = 0; id < inFlight.length; id++) {
             final RequestResponse.Call<?, ?> call = inFlight[id];
             if (call != null) {

@@ -143,6 +143,7 @@ final class ServedCalls extends CallStreamEnd {
             return;
         }
         ended = error;
+        broken = true; // no answer can go out any more: serve no further call
         for (int id = 0; id < serving.length; id++) {
             final ServedCall call = serving[id];
             if (call != null) {
