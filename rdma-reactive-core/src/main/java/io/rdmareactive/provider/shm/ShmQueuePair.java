@@ -323,7 +323,7 @@ final class ShmQueuePair implements QueuePair {
                 || (inline && (opcode == WorkRequestOpcode.RDMA_READ || totalLength(batch, i) > options.maxInlineData()))
                 || (WorkRequestOpcode.isAtomic(opcode) && (inline || totalLength(batch, i) != Long.BYTES
                     || (batch.remoteAddress[i] & (Long.BYTES - 1)) != 0))) {
-                // an atomic takes one 8-byte local buffer and an 8-byte aligned remote word, as verbs checks at post
+                // an atomic takes one 8-byte local buffer and an 8-byte aligned remote word: refused before anything
                 batch.failedIndex = i;
                 return PostStatus.INVALID;
             }
