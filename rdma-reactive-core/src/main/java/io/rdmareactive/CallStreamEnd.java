@@ -230,15 +230,18 @@ abstract class CallStreamEnd implements Publisher<CallMessage>, Subscription, Co
     @Override
     public final void sent() {
         channel.outboundEnded();
-        onSendEnded(null);
     }
 
     @Override
     public final void failed(final Throwable error) {
         channel.outboundEnded();
-        onSendEnded(error);
+        if (loop.inLoop()) {
+            sendFailed(error);
+        } else {
+            loop.execute(() -> sendFailed(error));
+        }
     }
 
-    /** The send ended (the thread that ended it): completed (null), or failed. */
-    abstract void onSendEnded(Throwable error);
+    /** The send failed (loop): the connection ended, so nothing more goes out on this stream. */
+    abstract void sendFailed(Throwable error);
 }

@@ -168,14 +168,8 @@ final class OutgoingCalls extends CallStreamEnd implements DefaultConnection.Ope
     }
 
     @Override
-    void onSendEnded(final Throwable error) {
-        if (error != null) {
-            if (loop.inLoop()) {
-                failAll(error);
-            } else {
-                loop.execute(() -> failAll(error));
-            }
-        }
+    void sendFailed(final Throwable error) {
+        failAll(error);
     }
 
     /** The stream ended or could not open (loop): every call on it fails; the next call opens a new one. */

@@ -21,9 +21,9 @@ import reactor.core.publisher.Mono;
  * {@link Outbound} (the one answer), the subscriber of what the handler returned, the task that settles the answer on
  * the loop, and the answer's message on the call stream.
  *
- * <p>The request is read from the receive ring while the handler runs on the loop; if the handler has not called
- * {@code receive} by the time it returns, the request is copied then, so that a later {@code receive} (from any
- * thread) still has it. The answer is the first element of the first send (the rest of its publisher is cancelled),
+ * <p>The request is decoded in place from the receive ring when its subscriber asks for it while the handler runs on
+ * the loop; if it was not decoded by the time the handler returns, it is copied then, so that a later subscriber (on
+ * any thread) still has it. The answer is the first element of the first send (the rest of its publisher is cancelled),
  * an error if that send fails or the handler fails before any send, or empty if the handler ends without sending.
  */
 final class ServedCall extends CallMessage implements Inbound, Outbound, CoreSubscriber<Void>, Runnable {
@@ -51,8 +51,9 @@ final class ServedCall extends CallMessage implements Inbound, Outbound, CoreSub
     private volatile DirectBuffer request;
     private volatile int requestOffset;
     private final int requestLength;
-    private volatile boolean copied;
     private volatile boolean received;
+    /** The request was decoded: it needs no copy. */
+    private volatile boolean decoded;
     /** What the handler returned, once subscribed. */
     private volatile Subscription handling;
     private volatile boolean handlerDone;
@@ -86,16 +87,7 @@ final class ServedCall extends CallMessage implements Inbound, Outbound, CoreSub
             return Flux.error(new IllegalStateException("the request of a call is received once; share it "
                 + "(cache()) if several need it"));
         }
-        if (codec.decodesToView()) {
-            copyRequest(); // a view must outlive the ring's frame
-        }
-        final T value;
-        try {
-            value = codec.decode(request, requestOffset, requestLength);
-        } catch (final RuntimeException ex) {
-            return Flux.error(ex);
-        }
-        return value == null ? Flux.empty() : Flux.just(value);
+        return new Request<>(this, java.util.Objects.requireNonNull(codec, "codec"));
     }
 
     @Override
@@ -108,22 +100,105 @@ final class ServedCall extends CallMessage implements Inbound, Outbound, CoreSub
         return receive(Codecs.reusableDirectBufferView());
     }
 
-    private void copyRequest() {
-        if (!copied) {
-            final byte[] bytes = new byte[requestLength];
-            request.getBytes(requestOffset, bytes);
-            requestOffset = 0;
-            request = new UnsafeBuffer(bytes);
-            copied = true;
+    /**
+     * Decodes the request, once its subscriber asked for it (any thread): in place from the receive ring while the
+     * handler runs on the loop (a view is valid during the subscriber's {@code onNext}, as on any stream), else from
+     * the copy made when the handler returned. Off the loop it holds this call's monitor, which the copy takes too, so
+     * that the ring's frame, released only after the copy, is never read once released.
+     */
+    private <T> T decodeRequest(final Codec<T> codec) {
+        if (loop.inLoop()) {
+            decoded = true;
+            return codec.decode(request, requestOffset, requestLength);
+        }
+        synchronized (this) {
+            decoded = true;
+            return codec.decode(request, requestOffset, requestLength);
         }
     }
 
-    /** The handler returned (loop): a request it has not read yet is copied out of the ring, which moves on. */
+    /**
+     * The handler returned (loop): a request not decoded yet is copied out of the ring, which moves on, for a
+     * subscriber that asks for it later; one decoded already is let go.
+     */
     void handlerReturned() {
-        if (!received) {
-            copyRequest();
-        } else if (!copied) {
+        if (decoded) {
             request = null;
+            return;
+        }
+        synchronized (this) {
+            if (!decoded) {
+                final byte[] bytes = new byte[requestLength];
+                request.getBytes(requestOffset, bytes);
+                requestOffset = 0;
+                request = new UnsafeBuffer(bytes);
+            } else {
+                request = null;
+            }
+        }
+    }
+
+    /** {@link #receive}'s publisher: one subscriber, the request decoded at its first {@code request(n)}. */
+    private static final class Request<T> extends Flux<T> implements Subscription {
+        private static final VarHandle STATE;
+        private static final int NEW = 0;
+        private static final int SUBSCRIBED = 1;
+        private static final int DONE = 2;
+
+        static {
+            try {
+                STATE = MethodHandles.lookup().findVarHandle(Request.class, "state", int.class);
+            } catch (final ReflectiveOperationException ex) {
+                throw new ExceptionInInitializerError(ex);
+            }
+        }
+
+        private final ServedCall call;
+        private final Codec<T> codec;
+        private CoreSubscriber<? super T> actual;
+        private volatile int state;
+
+        Request(final ServedCall call, final Codec<T> codec) {
+            this.call = call;
+            this.codec = codec;
+        }
+
+        @Override
+        public void subscribe(final CoreSubscriber<? super T> subscriber) {
+            if (!STATE.compareAndSet(this, NEW, SUBSCRIBED)) {
+                reactor.core.publisher.Operators.error(subscriber, new IllegalStateException("the request of a call "
+                    + "is received once; share it (cache()) if several need it"));
+                return;
+            }
+            actual = subscriber;
+            subscriber.onSubscribe(this);
+        }
+
+        @Override
+        public void request(final long n) {
+            if (!STATE.compareAndSet(this, SUBSCRIBED, DONE)) {
+                return; // delivered already, or cancelled
+            }
+            if (n <= 0) {
+                actual.onError(new IllegalArgumentException("§3.9: request(n) needs n > 0, not " + n));
+                return;
+            }
+            final T value;
+            try {
+                value = call.decodeRequest(codec);
+            } catch (final RuntimeException ex) {
+                actual.onError(ex);
+                return;
+            }
+            if (value != null) {
+                actual.onNext(value);
+            }
+            actual.onComplete();
+        }
+
+        @Override
+        public void cancel() {
+            state = DONE;
         }
     }
 

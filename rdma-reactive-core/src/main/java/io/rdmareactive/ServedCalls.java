@@ -128,14 +128,8 @@ final class ServedCalls extends CallStreamEnd {
     }
 
     @Override
-    void onSendEnded(final Throwable error) {
-        if (error != null) {
-            if (loop.inLoop()) {
-                endAll(error);
-            } else {
-                loop.execute(() -> endAll(error));
-            }
-        }
+    void sendFailed(final Throwable error) {
+        endAll(error);
     }
 
     private void endAll(final Throwable error) {

@@ -2,6 +2,7 @@ package io.rdmareactive;
 
 import io.rdmareactive.codec.Codec;
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.internal.protocol.CallHeaderFlyweight;
 import io.rdmareactive.internal.protocol.ProtocolStream;
 import io.rdmareactive.internal.reactive.InboundStream;
 import io.rdmareactive.internal.reactive.OutboundStream;
@@ -75,7 +76,7 @@ final class StreamChannel implements Inbound, Outbound {
         final long answers = kind == StreamKind.FIRE_AND_FORGET ? 0 : owner.prefetch();
         final long requests = switch (kind) {
             case CHANNEL -> 0;
-            case REQUEST_RESPONSE -> CALL_STREAM_OPEN_DEMAND;
+            case REQUEST_RESPONSE -> CallHeaderFlyweight.OPEN_DEMAND;
             case FIRE_AND_FORGET, REQUEST_STREAM -> 1;
         };
         begin(requests, answers, kind != StreamKind.REQUEST_RESPONSE);
@@ -86,12 +87,6 @@ final class StreamChannel implements Inbound, Outbound {
     }
 
     /**
-     * The calls the opener of a call stream ({@link StreamKind#REQUEST_RESPONSE}) may send before the peer's first
-     * REQUEST_N: both sides know it, so that the first calls need no round trip first.
-     */
-    static final long CALL_STREAM_OPEN_DEMAND = 256;
-
-    /**
      * The peer opened the stream with an OPEN of that kind granting {@code initialRequestN} answers; the one request
      * message of a fire-and-forget, request/response or request/stream arrives without a REQUEST_N. (Loop.)
      */
@@ -99,7 +94,7 @@ final class StreamChannel implements Inbound, Outbound {
         begin(initialRequestN, 0, kind != StreamKind.REQUEST_RESPONSE);
         callStream = kind == StreamKind.REQUEST_RESPONSE;
         if (kind == StreamKind.REQUEST_RESPONSE) {
-            inboundGranted = CALL_STREAM_OPEN_DEMAND;
+            inboundGranted = CallHeaderFlyweight.OPEN_DEMAND;
             inboundLimit = Long.MAX_VALUE;
         } else {
             final boolean oneRequest = kind != StreamKind.CHANNEL;

@@ -9,11 +9,11 @@ import org.reactivestreams.Publisher;
  * publisher ends; an answer not sent by then is an empty one.
  *
  * <p>For {@link StreamKind#REQUEST_RESPONSE} the handler runs once per call, on the connection's event loop, with the
- * call's own {@code inbound} and {@code outbound}: the request is one message (read from the receive ring while the
- * handler runs, or from a copy kept for a handler that reads it after returning), and the answer is the first element
- * of the first {@code send} (the rest of its publisher is cancelled). A handler that fails, or whose send fails,
- * before it answered fails the call with its message ({@link RdmaStreamException}); one that completes without a
- * send answers empty. A call the caller gives up cancels what the handler returned.
+ * call's own {@code inbound} and {@code outbound}: the request is one message (decoded in place from the receive ring
+ * when its subscriber asks for it while the handler runs, else from a copy made when the handler returned), and the
+ * answer is the first element of the first {@code send} (the rest of its publisher is cancelled). A handler that
+ * fails, or whose send fails, before it answered fails the call with its message ({@link RdmaStreamException}); one
+ * that completes without a send answers empty. A call the caller gives up cancels what the handler returned.
  */
 @FunctionalInterface
 public interface StreamHandler {

@@ -183,6 +183,30 @@ class CallStreamTest {
     }
 
     @Test
+    void aHandlerReadsItsRequestInPlaceAsAViewWhileItRuns() {
+        final String address = ShmTestSupport.uniqueAddress("call-views");
+        // the view is read during onNext, on the loop, while the handler runs: no copy of the request is made
+        serve(address, (kind, in, out) -> out.send(in.receiveViews().map(view -> {
+            final byte[] bytes = new byte[view.capacity()];
+            view.getBytes(0, bytes);
+            return bytes;
+        }).next(), Codecs.BYTE_ARRAY));
+        final Connection connection = connect(address);
+        final SplittableRandom random = new SplittableRandom(11);
+        final int calls = (int) ShmTestSupport.scaled(300, 40);
+        final List<byte[]> requests = new ArrayList<>();
+        for (int i = 0; i < calls; i++) {
+            final byte[] request = new byte[i % 7 == 0 ? 30_000 + random.nextInt(70_000) : 1 + random.nextInt(200)];
+            random.nextBytes(request);
+            requests.add(request);
+        }
+        final List<Boolean> same = Flux.range(0, calls).flatMap(i -> connection.requestResponse(requests.get(i),
+            Codecs.BYTE_ARRAY, Codecs.BYTE_ARRAY).map(answer -> java.util.Arrays.equals(answer, requests.get(i))), 16)
+            .collectList().block(ShmTestSupport.BOUND);
+        assertThat(same).hasSize(calls).allMatch(Boolean::booleanValue);
+    }
+
+    @Test
     void aCallWhoseRequestCannotBeEncodedFailsAloneAndFreesItsId() {
         final String address = ShmTestSupport.uniqueAddress("call-encode");
         serve(address, upperCaseAnswers());

@@ -42,6 +42,11 @@ public final class CallHeaderFlyweight {
     public static final int LENGTH = 8;
     /** Calls that may be in flight on one call stream: call ids are {@code 0 .. MAX_CALLS - 1}. */
     public static final int MAX_CALLS = 1024;
+    /**
+     * Messages the opener of a call stream may send before the peer's first REQUEST_N: both sides count them as granted
+     * with the OPEN, so that the first calls need no round trip first.
+     */
+    public static final long OPEN_DEMAND = 256;
 
     /** Opener to peer: a call; the body is its request. */
     public static final int CALL = 1;
