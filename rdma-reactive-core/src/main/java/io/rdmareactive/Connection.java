@@ -66,6 +66,42 @@ public interface Connection extends Disposable {
     <Q, R> Flux<R> requestChannel(Publisher<? extends Q> requests, Codec<Q> requestCodec, Codec<R> responseCodec);
 
     /**
+     * Registers memory the peer of this connection may reach with one-sided operations, with the rights given (none:
+     * memory for this side's own operations only, as the source of a write or the target of a read). The region is
+     * this connection's alone: its key works on no other connection. Send its {@link LocalRegion#descriptor()} to the
+     * peer in any message.
+     *
+     * @param length bytes, 1 to {@link Integer#MAX_VALUE}
+     * @return the region; close it to revoke the peer's access and free the memory
+     * @throws RdmaConnectionException if the connection ended, or the memory could not be registered
+     */
+    LocalRegion registerRegion(long length, RegionAccess... rights);
+
+    /**
+     * Registers the memory of {@code memoryOf} (a region of any connection of this process) on this connection too, as
+     * a region of its own, with its own key and the rights given: so a server exposes one table to many peers, each
+     * through its own connection. The memory is freed once every region over it is closed.
+     *
+     * @return the region on this connection
+     * @throws IllegalStateException if {@code memoryOf} is closed
+     * @throws RdmaConnectionException if the connection ended, or the memory could not be registered here
+     */
+    LocalRegion registerRegion(LocalRegion memoryOf, RegionAccess... rights);
+
+    /**
+     * The peer's memory that {@code descriptor} describes, for one-sided operations through this connection.
+     *
+     * @param descriptor a descriptor the peer sent on this connection
+     * @return the remote region
+     * @throws RdmaRemoteAccessException ({@link RdmaRemoteAccessException.Reason#OTHER_CONNECTION}) if the descriptor
+     *     came from another connection
+     */
+    RemoteRegion remoteRegion(RegionDescriptor descriptor);
+
+    /** @return how many one-sided operations the connection keeps in flight at most ({@link RemoteRegion#execute}) */
+    int maxOneSidedInFlight();
+
+    /**
      * The codecs this connection picks by type for the {@code Class}-taking methods (set with
      * {@code RdmaClient.codecs(...)} / {@code RdmaServer.codecs(...)}; the built-ins by default).
      *

@@ -125,6 +125,124 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         loop.execute(task);
     }
 
+    // ------------------------------------------------------------------------------------------------ one-sided
+
+    /** The regions registered on this connection and not yet freed. */
+    private final java.util.Set<LocalRegion> regions = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicInteger generations = new java.util.concurrent.atomic.AtomicInteger();
+
+    @Override
+    public LocalRegion registerRegion(final long length, final RegionAccess... rights) {
+        if (length <= 0 || length > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a region's length must be 1 to " + Integer.MAX_VALUE + " bytes: "
+                + length);
+        }
+        checkOpen();
+        if (!runtime.retain()) {
+            throw new RdmaConnectionException("the runtime " + runtime.name() + " has stopped");
+        }
+        final io.rdmareactive.spi.MemoryRegion allocated;
+        try {
+            allocated = protocol.allocateMemory(io.rdmareactive.ring.PageSize.roundUp(length));
+        } catch (final RuntimeException ex) {
+            runtime.release();
+            throw new RdmaConnectionException("allocating a region of " + length + " bytes for the connection to "
+                + peer() + " failed: " + ex.getMessage(), ex);
+        }
+        return register(new RegionMemory(allocated, runtime, length), rights);
+    }
+
+    @Override
+    public LocalRegion registerRegion(final LocalRegion memoryOf, final RegionAccess... rights) {
+        java.util.Objects.requireNonNull(memoryOf, "memoryOf");
+        checkOpen();
+        final RegionMemory memory = memoryOf.memory();
+        if (memoryOf.isClosed() || !memory.retain()) {
+            throw new IllegalStateException("the region whose memory is to be shared is closed: " + memoryOf);
+        }
+        return register(memory, rights);
+    }
+
+    private void checkOpen() {
+        if (disposed.get() || protocol.isTerminated()) {
+            throw connectionFailedNow();
+        }
+    }
+
+    /** Registers {@code memory} (a reference this call now owns) in the connection's domain with {@code rights}. */
+    private LocalRegion register(final RegionMemory memory, final RegionAccess... rights) {
+        try {
+            final java.util.Set<RegionAccess> granted = rights.length == 0 ? java.util.Set.of()
+                : java.util.Set.copyOf(java.util.Arrays.asList(rights));
+            final io.rdmareactive.spi.MemoryRegion registration = protocol.registerForPeer(memory.memory().memory(),
+                io.rdmareactive.spi.Access.LOCAL_WRITE | RegionAccess.flags(granted));
+            final LocalRegion region = new LocalRegion(this, memory, registration, memory.length(),
+                generations.incrementAndGet(), granted, protocol.token());
+            regions.add(region);
+            if (disposed.get()) {
+                region.deregister(); // the connection ended meanwhile: the peer never reaches it
+            }
+            return region;
+        } catch (final RuntimeException ex) {
+            memory.release();
+            if (ex instanceof RdmaConnectionException || ex instanceof NullPointerException) {
+                throw ex;
+            }
+            throw new RdmaConnectionException("registering a region of " + memory.length() + " bytes on the "
+                + "connection to " + peer() + " failed: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** A region was freed (its memory may live on in other connections' regions). */
+    void onRegionFreed(final LocalRegion region) {
+        regions.remove(region);
+    }
+
+    @Override
+    public RemoteRegion remoteRegion(final RegionDescriptor descriptor) {
+        java.util.Objects.requireNonNull(descriptor, "descriptor");
+        if (descriptor.connection() != protocol.peerToken()) {
+            throw new RdmaRemoteAccessException(RdmaRemoteAccessException.Reason.OTHER_CONNECTION, "the descriptor "
+                + descriptor + " did not come from the peer of this connection (" + peer() + "): a region's key is "
+                + "valid on the connection it was registered on, no other");
+        }
+        return new RemoteRegion(this, descriptor);
+    }
+
+    @Override
+    public int maxOneSidedInFlight() {
+        return protocol.maxOneSidedInFlight();
+    }
+
+    /** Hands a one-sided operation to the loop: now, on the loop's thread, or as a task; refused when it cannot. */
+    void submitOneSided(final OneSidedCall call) {
+        if (loop.inLoop()) {
+            call.run();
+        } else if (!loop.tryExecute(call)) {
+            call.refused(loop.isClosed() ? connectionFailed("the connection was closed") : new RdmaStreamsBusyException(
+                "the event loop " + loop.name() + " has too many tasks waiting; try again", (channels.length - 2) / 2));
+        }
+    }
+
+    /** The connection takes a one-sided operation (loop), or refuses it. */
+    void oneSidedOnLoop(final OneSidedCall call) {
+        if (released) {
+            call.refused(connectionFailedNow());
+            return;
+        }
+        switch (protocol.submitOneSided(call)) {
+            case 0 -> { }
+            case 1 -> call.refused(new RdmaStreamsBusyException("4,096 one-sided operations of the connection to "
+                + peer() + " wait or are in flight; wait for some to complete, or use RemoteRegion.execute, which "
+                + "keeps their number bounded with back-pressure", (channels.length - 2) / 2));
+            default -> call.refused(connectionFailedNow());
+        }
+    }
+
+    private RdmaConnectionException connectionFailedNow() {
+        return (RdmaConnectionException) connectionFailed(protocol.endReason() != null ? protocol.endReason() : "the connection was closed");
+    }
+
     // ------------------------------------------------------------------------------------------------ requests
 
     @Override
@@ -674,6 +792,9 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     }
 
     private void finishDispose() {
+        for (final LocalRegion region : regions) {
+            region.deregister(); // the peer's access ends with the connection; the memory stays the region's
+        }
         final String error = protocol.error();
         runtime.loops.disown(protocol.queuePair());
         runtime.release(() -> {

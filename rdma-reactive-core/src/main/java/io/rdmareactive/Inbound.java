@@ -41,4 +41,10 @@ public interface Inbound {
      * @return the messages as views
      */
     Flux<DirectBuffer> receiveViews();
+
+    /**
+     * @return the connection this stream belongs to: a handler uses it to register memory for its peer
+     *     ({@link Connection#registerRegion}) or to reach the peer's ({@link Connection#remoteRegion})
+     */
+    Connection connection();
 }

@@ -36,4 +36,7 @@ public interface Outbound {
      * @throws io.rdmareactive.codec.NoSuchCodecException at once, naming the type, if the registry has no codec for it
      */
     <T> Mono<Void> send(Publisher<? extends T> messages, Class<T> type);
+
+    /** @return the connection this stream belongs to */
+    Connection connection();
 }

@@ -405,4 +405,9 @@ final class ServedCall extends CallMessage implements Inbound, Outbound, CoreSub
             answering.written();
         }
     }
+
+    @Override
+    public Connection connection() {
+        return owner.connection;
+    }
 }

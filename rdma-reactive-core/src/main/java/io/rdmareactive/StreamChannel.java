@@ -279,4 +279,9 @@ final class StreamChannel implements Inbound, Outbound {
             owner.onChannelFree(this, countedUse);
         }
     }
+
+    @Override
+    public Connection connection() {
+        return owner;
+    }
 }

@@ -9,7 +9,8 @@ import io.rdmareactive.spi.QueuePair;
  * The completions of one connection, taken in the order their work was posted: a reliable connection completes each
  * queue's work in order, so a completion that is not the one due was reordered, or one before it was lost, and the
  * connection ends. A receive's immediate advances its stream's receive ring (every frame it covers checked); a data
- * write's completion moves its stream's send ring on; a flushed one waits for the device's event to say why. Loop
+ * write's completion moves its stream's send ring on; a one-sided operation's is recorded for it
+ * ({@link OneSidedQueue}), its error too; a flushed one waits for the device's event to say why. Loop
  * only; allocates nothing but the reason of an end.
  */
 final class CompletionOrder implements CompletionHandler {
@@ -24,12 +25,15 @@ final class CompletionOrder implements CompletionHandler {
     /** Where the sends were posted: their ids in post order ({@link Posting#sendIdsDue}), and how many. */
     private final Posting posting;
     private final long[] sendIdsDue;
+    /** The application's one-sided operations: their completions are recorded there. */
+    private final OneSidedQueue oneSided;
     private long sendsCompleted;
     private long receivesCompleted;
 
     /** @param streams the connection's streams, filled in before the first duty cycle */
     CompletionOrder(final ProtocolConnection connection, final QueuePair queuePair, final ProtocolStream[] streams,
-                    final long[] active, final Liveness liveness, final Posting posting) {
+                    final long[] active, final Liveness liveness, final Posting posting,
+                    final OneSidedQueue oneSided) {
         this.connection = connection;
         this.queuePair = queuePair;
         this.streams = streams;
@@ -38,6 +42,7 @@ final class CompletionOrder implements CompletionHandler {
         this.liveness = liveness;
         this.posting = posting;
         this.sendIdsDue = posting.sendIdsDue;
+        this.oneSided = oneSided;
     }
 
     @Override
@@ -51,6 +56,15 @@ final class CompletionOrder implements CompletionHandler {
             return;
         }
         if (!completion.isSuccess()) {
+            if (!completion.isReceive() && OneSidedQueue.isOneSided(completion.wrId()) && isDue(completion.wrId())) {
+                // the operation hears what the adapter said of it; the connection ends all the same (its queue pair is
+                // in the error state, as a reliable connection's is after a remote access error)
+                sendsCompleted++;
+                posting.outstandingSends--;
+                oneSided.onFailed(completion.status(), CompletionStatus.name(completion.status()) + ": "
+                    + CompletionStatus.explain(completion.status()) + (queuePair.errorReason() != null
+                    ? " (" + queuePair.errorReason() + ")" : ""));
+            }
             connection.fail("a work request failed with " + CompletionStatus.name(completion.status()) + ": "
                 + CompletionStatus.explain(completion.status()) + (queuePair.errorReason() != null
                 ? " (" + queuePair.errorReason() + ")" : ""));
@@ -90,7 +104,9 @@ final class CompletionOrder implements CompletionHandler {
         }
         sendsCompleted++;
         posting.outstandingSends--;
-        if ((wrId & Posting.KIND_MASK) == Posting.KIND_DATA) {
+        if (OneSidedQueue.isOneSided(wrId)) {
+            oneSided.onCompleted();
+        } else if ((wrId & Posting.KIND_MASK) == Posting.KIND_DATA) {
             final int stream = (int) (wrId >>> 48) & 0x3FFF;
             final StreamSendRing ring = streams[stream].sendRing();
             final long sent = ring.sentPosition();
@@ -102,6 +118,12 @@ final class CompletionOrder implements CompletionHandler {
                 connection.activity.onProducerReady(stream);
             }
         }
+    }
+
+    /** @return true if {@code wrId} is the send due next */
+    private boolean isDue(final long wrId) {
+        return sendsCompleted != posting.sendsAdded
+            && sendIdsDue[(int) (sendsCompleted & (sendIdsDue.length - 1))] == wrId;
     }
 
     private void failOrder(final String queue, final long wrId, final long due) {

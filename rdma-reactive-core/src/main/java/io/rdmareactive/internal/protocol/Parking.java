@@ -166,6 +166,7 @@ final class Parking {
     private static final int LAYER_BUSY = 7;
     private static final int WATCHED = 8;
     private static final int CANNOT_WAKE = 9;
+    private static final int ONE_SIDED = 10;
 
     /** @return what keeps the connection from being parked now, the first found; {@link #NO_OBSTACLE} for none */
     private int obstacleCode() {
@@ -189,6 +190,9 @@ final class Parking {
         }
         if (!connection.activity.isIdle()) {
             return LAYER_BUSY;
+        }
+        if (connection.hasOneSidedWork()) {
+            return ONE_SIDED;
         }
         for (final long word : active) {
             if (word != 0) {
@@ -216,6 +220,7 @@ final class Parking {
             case LAYER_BUSY -> "the streams' layer has work noted";
             case WATCHED -> "watched streams";
             case CANNOT_WAKE -> "its completion queue cannot wake the loop";
+            case ONE_SIDED -> "one-sided operations waiting, in flight or to be delivered";
             default -> null;
         };
     }

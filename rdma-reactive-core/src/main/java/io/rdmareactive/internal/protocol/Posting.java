@@ -15,7 +15,9 @@ import org.agrona.concurrent.AtomicBuffer;
  * the range wraps; RDMA WRITE for credit and the receive grant, or, with direct peer access, credit written straight
  * into the peer's lines), within the room of the send queue and the peer's
  * grant of receives; reposts this side's receives and grants them to the peer; and keeps the ids of the sends in the
- * order posted, against which {@link CompletionOrder} checks their completions. Loop only; allocates nothing.
+ * order posted, against which {@link CompletionOrder} checks their completions. The application's one-sided
+ * operations ({@link OneSidedQueue}) share the send queue's room and are checked the same way. Loop only; allocates
+ * nothing.
  */
 final class Posting {
 
@@ -265,6 +267,25 @@ final class Posting {
         sends.add(wrId, WorkRequestOpcode.RDMA_WRITE, length <= CheckedWord.LENGTH ? SendFlags.INLINE : 0)
             .sge(localAddress, length, local.lkey())
             .remote(peerAddress + remoteOffset, peerRkey);
+        sendIdsDue[(int) (sendsAdded++ & (sendIdsDue.length - 1))] = wrId;
+        outstandingSends++;
+    }
+
+    /** Adds an application's RDMA READ or WRITE ({@link OneSidedQueue}); the caller checked the room. */
+    void addOneSided(final long wrId, final OneSidedOperation operation) {
+        sends.add(wrId, operation.opcode(), 0)
+            .sge(operation.localAddress(), operation.length(), operation.lkey())
+            .remote(operation.remoteAddress(), operation.rkey());
+        sendIdsDue[(int) (sendsAdded++ & (sendIdsDue.length - 1))] = wrId;
+        outstandingSends++;
+    }
+
+    /** Adds an application's atomic, its original value returned into {@code word} ({@link OneSidedQueue}). */
+    void addAtomic(final long wrId, final OneSidedOperation operation, final long word, final int wordKey) {
+        sends.add(wrId, operation.opcode(), 0)
+            .sge(word, Long.BYTES, wordKey)
+            .remote(operation.remoteAddress(), operation.rkey())
+            .atomic(operation.compareAdd(), operation.swap());
         sendIdsDue[(int) (sendsAdded++ & (sendIdsDue.length - 1))] = wrId;
         outstandingSends++;
     }

@@ -67,6 +67,13 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     private final Parking parking;
     /** What this side tells the peer as it ends, and what it had not delivered. */
     private final Goodbye goodbye;
+    /** The application's one-sided operations on the peer's memory. */
+    private final OneSidedQueue oneSided;
+    /** Names this side's end of the connection in its region descriptors; {@link #peerToken} the peer's. */
+    private final long token;
+    private final long peerToken;
+    /** The streams producers and consumers touched: a one-sided submission marks the control stream. */
+    private final StreamMarks marks;
 
     // the state of the connection and its end: the parts read the package-private fields; CompletionOrder sets flushes
 
@@ -112,6 +119,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         this.liveness = new Liveness(options);
         // the streams producers and consumers touched since the loop last looked
         final StreamMarks marks = new StreamMarks(maxStreams);
+        this.marks = marks;
+        this.token = token(remote.address(), remote.rkey());
+        this.peerToken = token(peerAddress, peerRkey);
         this.watch = new WatchSet(marks, streams);
         final long[] active = watch.active;
         // direct: the peer's look-flag is line 0's published word (the control stream is never published)
@@ -132,12 +142,23 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         }
         this.posting = new Posting(this, queuePair, local, peer, lines, staging, streams, active, liveness,
             peerDoorbell, peerLines, ringCapacity);
-        this.completionOrder = new CompletionOrder(this, queuePair, streams, active, liveness, posting);
+        this.oneSided = new OneSidedQueue(this, domain, sendDepth(maxStreams) - 4);
+        this.completionOrder = new CompletionOrder(this, queuePair, streams, active, liveness, posting, oneSided);
         this.corruption = new CorruptionCheck(this, streams, active);
         this.published = new PublishedPositions(this, lines, streams, ringCapacity, active, liveness);
         this.parking = new Parking(this, domain, queuePair, lines, marks, liveness, posting, active, direct,
             peerDoorbell, peerLines);
         this.goodbye = new Goodbye(this, completions, completionOrder, queuePair, posting, streams, ringCapacity);
+    }
+
+    /**
+     * @return a connection's token: its receive region's address and key mixed, which both sides know from the
+     *     handshake and which differ between the connections of one process
+     */
+    private static long token(final long address, final int key) {
+        long mixed = address * 0x9E3779B97F4A7C15L ^ (key & 0xFFFF_FFFFL) * 0xC2B2AE3D27D4EB4FL;
+        mixed ^= mixed >>> 31;
+        return mixed == 0 ? 1 : mixed;
     }
 
     /** @return the send queue depth of a connection of that many streams */
@@ -172,6 +193,68 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
                 + (maxStreams - 1) + ")");
         }
         return streams[id];
+    }
+
+    // ------------------------------------------------------------------------------------------------ one-sided
+
+    /** @return the token that names this side's end of the connection in the descriptors of its regions */
+    public long token() {
+        return token;
+    }
+
+    /** @return the token the peer's descriptors carry: a descriptor with another came from another connection */
+    public long peerToken() {
+        return peerToken;
+    }
+
+    /** @return the one-sided operations the connection keeps in flight at most */
+    public int maxOneSidedInFlight() {
+        return oneSided.maxInFlight();
+    }
+
+    /**
+     * Registers memory in the connection's own protection domain, so that the peer reaches it through this connection
+     * alone, with the access given (any thread).
+     */
+    public MemoryRegion registerForPeer(final io.rdmareactive.ring.OffHeapMemory memory, final int access) {
+        return domain.register(memory, access);
+    }
+
+    /** @return page-aligned memory of the connection's device, registered in the device's domain for local use only */
+    public MemoryRegion allocateMemory(final long length) {
+        return device.allocateRegion(length, io.rdmareactive.spi.Access.LOCAL_WRITE);
+    }
+
+    /**
+     * Takes a one-sided operation, posted in this or the next duty cycle (loop only).
+     *
+     * @return {@code OK} (0), {@code FULL} (1) when {@link OneSidedQueue#CAPACITY} operations wait or are in flight,
+     *     {@code ENDED} (2) when the connection ended
+     */
+    public int submitOneSided(final OneSidedOperation operation) {
+        final int status = oneSided.submit(operation);
+        if (status == OneSidedQueue.OK) {
+            marks.mark(ProtocolStream.CONTROL_STREAM); // a parked connection is polled again
+        }
+        return status;
+    }
+
+    /**
+     * The connection ended (loop): the completions already in the queue are taken first, so that an operation the
+     * adapter failed (the error that ended the connection, often) hears its own status; the others fail with the end.
+     */
+    private void endOneSided() {
+        if (oneSided.isBusy()) {
+            while (completions.poll(completionOrder, COMPLETIONS_PER_POLL) > 0) {
+                // recorded by the queue; the connection has ended, so nothing else follows from them
+            }
+        }
+        oneSided.failAll(endReason());
+    }
+
+    /** @return true while a one-sided operation waits, is in flight or has an outcome to deliver (loop) */
+    boolean hasOneSidedWork() {
+        return oneSided.isBusy();
     }
 
     /** @return true if this side's data streams write straight into the peer's rings (direct peer access) */
@@ -294,6 +377,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         if (isTerminated()) {
             if (!terminationReported) {
                 terminationReported = true;
+                endOneSided();
                 activity.onTerminated();
                 return 1;
             }
@@ -340,6 +424,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         if (corruption.checkCorruption()) {
             return work;
         }
+        work += oneSided.deliver(); // their subscribers may submit more, posted below
         activity.onPolled(); // the streams drain what arrived and commit their answers, posted below
         watch.takeMarks();
         work += posting.repostReceivesIfDue();
@@ -347,6 +432,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         watch.takeMarks(); // the control stream's own frames
         posting.clear();
         work += posting.sendData();
+        work += oneSided.post(posting);
         work += posting.returnCredit();
         work += posting.grant();
         if (!posting.post()) {
@@ -516,6 +602,7 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         closed = true;
         if (!terminationReported) {
             terminationReported = true;
+            endOneSided();
             activity.onTerminated();
         }
         queuePair.close();
