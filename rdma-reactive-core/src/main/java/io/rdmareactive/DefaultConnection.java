@@ -193,9 +193,28 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         }
     }
 
-    /** A region was freed (its memory may live on in other connections' regions). */
+    /**
+     * A region was freed (its memory may live on in other connections' regions): a region the peer could reach is
+     * announced closed, so that the peer refuses its later operations on it before posting them.
+     */
     void onRegionFreed(final LocalRegion region) {
         regions.remove(region);
+        if (!region.rights().isEmpty() && !released) {
+            final int generation = region.descriptor().generation();
+            loop.execute(() -> protocol.regionClosed(generation));
+        }
+    }
+
+    /** The regions of the peer this side made a {@link RemoteRegion} of, by generation: whether each was closed. */
+    private final java.util.concurrent.ConcurrentHashMap<Integer, RemoteRegion.PeerRegion> peerRegions =
+        new java.util.concurrent.ConcurrentHashMap<>();
+
+    @Override
+    public void onPeerRegionClosed(final int generation) {
+        final RemoteRegion.PeerRegion region = peerRegions.get(generation);
+        if (region != null) { // one this side never used needs no note
+            region.closed = true;
+        }
     }
 
     @Override
@@ -206,7 +225,8 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
                 + descriptor + " did not come from the peer of this connection (" + peer() + "): a region's key is "
                 + "valid on the connection it was registered on, no other");
         }
-        return new RemoteRegion(this, descriptor);
+        return new RemoteRegion(this, descriptor, peerRegions.computeIfAbsent(descriptor.generation(),
+            generation -> new RemoteRegion.PeerRegion()));
     }
 
     @Override
@@ -228,6 +248,11 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     void oneSidedOnLoop(final OneSidedCall call) {
         if (released) {
             call.refused(connectionFailedNow());
+            return;
+        }
+        final Throwable closed = call.refusedAsClosed();
+        if (closed != null) {
+            call.refused(closed);
             return;
         }
         switch (protocol.submitOneSided(call)) {

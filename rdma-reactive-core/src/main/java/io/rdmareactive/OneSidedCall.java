@@ -81,6 +81,11 @@ final class OneSidedCall implements Subscription, Runnable, OneSidedOperation {
         region.connection().oneSidedOnLoop(this);
     }
 
+    /** @return the refusal of an operation on a region the peer announced closed, or null (loop) */
+    Throwable refusedAsClosed() {
+        return region.closedRefusal(operation);
+    }
+
     /** The connection could not take the operation (it ended, or is full): nothing was posted. */
     void refused(final Throwable error) {
         finish(null, error);

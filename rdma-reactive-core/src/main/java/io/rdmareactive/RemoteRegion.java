@@ -15,9 +15,10 @@ import reactor.core.publisher.Mono;
  * <p>Each operation is a cold {@link Mono}: every subscription runs the operation once, on the connection's event
  * loop, and completes when the adapter reports it complete; the signal comes on the loop. The connection posts its
  * one-sided operations in the order they are subscribed and the adapter completes them in that order. An operation
- * the descriptor already rules out (a range outside the region, a right it does not grant, a misaligned atomic) fails
- * with {@link RdmaRemoteAccessException} before anything is posted, and the connection carries on. One the peer's
- * adapter refuses (the region was closed meanwhile, or the descriptor was forged) fails with
+ * the descriptor already rules out (a range outside the region, a right it does not grant, a misaligned atomic), or
+ * that names a region the peer announced closed (its descriptor is stale), fails with
+ * {@link RdmaRemoteAccessException} before anything is posted, and the connection carries on. One the peer's adapter
+ * refuses (the region was closed while the operation was on its way, or the descriptor was forged) fails with
  * {@link RdmaRemoteAccessException.Reason#REFUSED_BY_PEER}, and ends the connection, as a remote access error ends a
  * reliable connection.
  *
@@ -29,11 +30,24 @@ public final class RemoteRegion {
     private final DefaultConnection connection;
     private final RegionDescriptor descriptor;
     private final int rights;
+    private final PeerRegion state;
 
-    RemoteRegion(final DefaultConnection connection, final RegionDescriptor descriptor) {
+    RemoteRegion(final DefaultConnection connection, final RegionDescriptor descriptor, final PeerRegion state) {
         this.connection = connection;
         this.descriptor = descriptor;
         this.rights = RegionAccess.flags(descriptor.rights());
+        this.state = state;
+    }
+
+    /** What this side knows of one region of the peer's, shared by every {@link RemoteRegion} of its generation. */
+    static final class PeerRegion {
+        /** The peer announced the region closed: its descriptors are stale. */
+        volatile boolean closed;
+    }
+
+    /** @return true once the peer announced the region closed: every operation on it is refused before posting */
+    public boolean isClosedByPeer() {
+        return state.closed;
     }
 
     /** @return the descriptor the region was made from */
@@ -106,6 +120,10 @@ public final class RemoteRegion {
 
     /** @return why {@code operation} cannot run on this region, or null: checked as the peer's adapter would */
     Throwable check(final RemoteOperation operation) {
+        final Throwable closed = closedRefusal(operation);
+        if (closed != null) {
+            return closed;
+        }
         final long offset = operation.offset;
         final int length = operation.length;
         if (length <= 0 || offset < 0 || offset > descriptor.length() - length) {
@@ -142,6 +160,16 @@ public final class RemoteRegion {
             }
         }
         return null;
+    }
+
+    /** @return the refusal of {@code operation} if the peer announced the region closed, or null */
+    Throwable closedRefusal(final RemoteOperation operation) {
+        if (!state.closed) {
+            return null;
+        }
+        return new RdmaRemoteAccessException(RdmaRemoteAccessException.Reason.REVOKED, "the " + operation.name()
+            + " was not posted: the peer closed its region of generation " + descriptor.generation() + ", so the "
+            + "descriptor is stale (ask the peer for a current one)");
     }
 
     /** @return the error of an operation the adapter failed, or that the connection's end cut short */

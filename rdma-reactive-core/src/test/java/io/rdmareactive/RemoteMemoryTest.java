@@ -183,12 +183,32 @@ class RemoteMemoryTest {
     }
 
     @Test
-    void aRegionThePeerClosedIsRefusedByItsProviderWithATypedError() {
+    void aRegionThePeerClosedIsRefusedBeforePostingOnceAnnounced() throws InterruptedException {
         final RemoteRegion remote = remote("REMOTE_READ");
         final LocalRegion local = local(4096);
         remote.read(0, local, 0, 64).block(ShmTestSupport.BOUND);
         served.get().close();
-        assertThatThrownBy(() -> remote.read(0, local, 0, 64).block(ShmTestSupport.BOUND))
+        final long deadline = System.nanoTime() + ShmTestSupport.BOUND.toNanos();
+        while (!remote.isClosedByPeer() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertThat(remote.isClosedByPeer()).as("the peer announced the region closed").isTrue();
+        assertRefused(remote.read(0, local, 0, 64), RdmaRemoteAccessException.Reason.REVOKED, "stale");
+        // a new descriptor from the same connection for the same memory would work; the connection goes on
+        assertThat(client.requestResponse("REMOTE_READ", Codecs.UTF8_STRING, RegionDescriptor.CODEC)
+            .map(client::remoteRegion).flatMap(fresh -> fresh.read(8, local, 0, 8)).then(Mono.just(true))
+            .block(ShmTestSupport.BOUND)).isTrue();
+        assertThat(local.buffer().getLong(0)).isEqualTo(8 * 31L);
+        assertThat(client.isDisposed()).isFalse();
+    }
+
+    @Test
+    void aForgedDescriptorIsRefusedByThePeersProviderWithATypedErrorAndEndsTheConnection() {
+        final RegionDescriptor real = remote("REMOTE_READ").descriptor();
+        final RegionDescriptor forged = new RegionDescriptor(real.connection(), real.generation() + 100,
+            real.address(), real.length(), real.key() ^ 0x300, real.rights());
+        final LocalRegion local = local(4096);
+        assertThatThrownBy(() -> client.remoteRegion(forged).read(0, local, 0, 64).block(ShmTestSupport.BOUND))
             .isInstanceOf(RdmaRemoteAccessException.class)
             .hasMessageContaining("refused")
             .extracting(ex -> ((RdmaRemoteAccessException) ex).reason())
@@ -198,9 +218,10 @@ class RemoteMemoryTest {
             .isInstanceOf(RdmaConnectionException.class);
         assertThatThrownBy(() -> serverSide.get().onDispose().block(ShmTestSupport.BOUND))
             .isInstanceOf(RdmaConnectionException.class);
-        // the client's own region is still its memory
+        // the client's own region is still its memory, and the server's too
         local.buffer().putLong(0, 7);
         assertThat(local.buffer().getLong(0)).isEqualTo(7);
+        assertThat(served.get().buffer().getLong(64)).isEqualTo(64 * 31L);
     }
 
     @Test

@@ -10,7 +10,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * The control stream (stream 0) of one connection, which its loop alone writes and reads: the consumers' requests
  * and cancels go out as REQUEST_N and CANCEL, with the use they belong to; the peer's come in, each checked again on
  * a copy (the peer can rewrite its ring at any time) before its flyweight reads it; keepalives go out when the
- * connection is quiet. A frame that fails its check, or names a use that has not begun, ends the connection.
+ * connection is quiet; the regions this side closed are announced (REGION_CLOSED), and the peer's are passed up. A frame that fails its check, or names a use that has not begun, ends the connection.
  * Allocates nothing.
  */
 final class ControlStream implements FrameConsumer {
@@ -21,10 +21,13 @@ final class ControlStream implements FrameConsumer {
     private final RequestNFlyweight requestNOut = new RequestNFlyweight();
     private final StreamControlFlyweight cancelOut = new StreamControlFlyweight();
     private final KeepaliveFlyweight keepaliveOut = new KeepaliveFlyweight();
+    private final RegionClosedFlyweight regionClosedOut = new RegionClosedFlyweight();
+    private final RegionClosedFlyweight regionClosedIn = new RegionClosedFlyweight();
     private final RequestNFlyweight requestNIn = new RequestNFlyweight();
     private final StreamControlFlyweight cancelIn = new StreamControlFlyweight();
     /** A copy of the control frame being read: the peer can rewrite its ring, so the copy is checked and used. */
-    private final UnsafeBuffer controlFrame = new UnsafeBuffer(new byte[RequestNFlyweight.LENGTH]);
+    private final UnsafeBuffer controlFrame = new UnsafeBuffer(new byte[Math.max(RequestNFlyweight.LENGTH,
+        Math.max(KeepaliveFlyweight.LENGTH, RegionClosedFlyweight.LENGTH))]);
 
     /** @param streams the connection's streams, filled in before the first duty cycle */
     ControlStream(final ProtocolConnection connection, final ProtocolStream[] streams) {
@@ -77,6 +80,10 @@ final class ControlStream implements FrameConsumer {
                     return;
                 }
                 connection.activity().onProducerReady(stream);
+            }
+            case FrameHeaderFlyweight.REGION_CLOSED -> {
+                regionClosedIn.wrap(controlFrame, 0);
+                connection.activity().onPeerRegionClosed(regionClosedIn.generation());
             }
             default -> {
                 // KEEPALIVE: its arrival is what counts (checkBody let no other type through)
@@ -150,6 +157,27 @@ final class ControlStream implements FrameConsumer {
             }
             cancelOut.wrap(control.buffer(), index - HEADER_LENGTH).write(FrameHeaderFlyweight.CANCEL, s, use);
             control.commit(FrameHeaderFlyweight.CANCEL, (byte) 0);
+            frames++;
+        }
+        return frames;
+    }
+
+    /**
+     * Tells the peer of the regions this side closed, as far as the control ring has room.
+     *
+     * @param closed the generations of the closed regions, in the order closed; the ones written are taken
+     * @return frames written
+     */
+    int sendRegionsClosed(final org.agrona.collections.IntArrayQueue closed) {
+        int frames = 0;
+        final StreamSendRing control = streams[CONTROL_STREAM].sendRing();
+        while (!closed.isEmpty()) {
+            final int index = control.claim(RegionClosedFlyweight.LENGTH - HEADER_LENGTH);
+            if (index < 0) {
+                return frames; // the control ring is full: next duty cycle
+            }
+            regionClosedOut.wrap(control.buffer(), index - HEADER_LENGTH).write(closed.pollInt());
+            control.commit(FrameHeaderFlyweight.REGION_CLOSED, (byte) 0);
             frames++;
         }
         return frames;

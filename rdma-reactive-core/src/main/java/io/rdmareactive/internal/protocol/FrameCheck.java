@@ -16,7 +16,7 @@ public final class FrameCheck {
     public static final int TOO_SHORT = 1;
     /** The frame runs past the bytes available, past the ring's end or the buffer's, or its body is longer than its type's. */
     public static final int TOO_LONG = 2;
-    /** The frame type is not one of {@link FrameHeaderFlyweight#PAD} .. {@link FrameHeaderFlyweight#CLOSE}. */
+    /** The frame type is not one of {@link FrameHeaderFlyweight#PAD} .. {@link FrameHeaderFlyweight#LAST_TYPE}. */
     public static final int BAD_TYPE = 3;
     /** Flags on a frame other than DATA, unknown flags on DATA, or a reserved field that is not zero. */
     public static final int BAD_FLAGS = 4;
@@ -49,13 +49,15 @@ public final class FrameCheck {
      */
     public static final int BAD_USE = 13;
     /**
-     * A frame type that does not travel where it was found: REQUEST_N, CANCEL and KEEPALIVE travel on the control
-     * stream (0) only; DATA, COMPLETE, ERROR and OPEN on the data streams only; CLOSE on none in version 1 (a
+     * A frame type that does not travel where it was found: REQUEST_N, CANCEL, KEEPALIVE and REGION_CLOSED travel on
+     * the control stream (0) only; DATA, COMPLETE, ERROR and OPEN on the data streams only; CLOSE on none in version 1 (a
      * connection ends by disconnecting).
      */
     public static final int WRONG_STREAM = 14;
+    /** A REGION_CLOSED whose generation is not positive, or whose reserved word is not zero. */
+    public static final int BAD_GENERATION = 15;
     /** The highest code. */
-    public static final int LAST = WRONG_STREAM;
+    public static final int LAST = BAD_GENERATION;
 
     private FrameCheck() {
     }
@@ -103,6 +105,7 @@ public final class FrameCheck {
             case BAD_USE -> "use is negative, or not the use of the stream the frame belongs to";
             case WRONG_STREAM -> "frame type does not travel on this stream (control frames on stream 0 only, "
                 + "DATA, COMPLETE, ERROR and OPEN on the others only, CLOSE on none)";
+            case BAD_GENERATION -> "region generation is not positive, or the reserved word after it is not zero";
             default -> "unknown frame check code";
         };
     }

@@ -26,7 +26,7 @@ import org.agrona.MutableDirectBuffer;
  *   <li><b>Frame Length</b> (int): header plus payload bytes, not aligned; at least {@link #HEADER_LENGTH}. Frames
  *   start at multiples of {@link #ALIGNMENT}: the next frame starts at {@code alignedLength(frameLength)} bytes
  *   after this one.</li>
- *   <li><b>Type</b> (short): {@link #PAD} .. {@link #CLOSE}. A PAD frame fills the ring from its start to exactly the
+ *   <li><b>Type</b> (short): {@link #PAD} .. {@link #REGION_CLOSED}. A PAD frame fills the ring from its start to exactly the
  *   ring's end; the receiver skips it and goes on at ring offset 0.</li>
  *   <li><b>Flags</b> (byte): on DATA only, {@link #FIRST} (F) and {@link #LAST} (L). A whole message carries both;
  *   a message fragmented over several frames carries FIRST on its first, LAST on its last, neither in between.
@@ -80,6 +80,10 @@ public final class FrameHeaderFlyweight {
     public static final short KEEPALIVE = 7;
     /** Close ({@link StreamControlFlyweight}). */
     public static final short CLOSE = 8;
+    /** A region of the sender's was closed: its descriptor is stale ({@link RegionClosedFlyweight}). */
+    public static final short REGION_CLOSED = 9;
+    /** The highest frame type. */
+    public static final short LAST_TYPE = REGION_CLOSED;
 
     /** DATA flag: the frame holds the first bytes of a message. */
     public static final int FIRST = 0x80;
@@ -229,7 +233,7 @@ public final class FrameHeaderFlyweight {
             return FrameCheck.TOO_SHORT;
         }
         final int type = ring.getShort(index + TYPE_OFFSET, BYTE_ORDER);
-        if (type < PAD || type > CLOSE) {
+        if (type < PAD || type > LAST_TYPE) {
             return FrameCheck.BAD_TYPE;
         }
         final int flags = ring.getByte(index + FLAGS_OFFSET) & 0xFF;

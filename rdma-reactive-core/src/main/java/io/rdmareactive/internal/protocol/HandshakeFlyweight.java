@@ -122,7 +122,7 @@ public final class HandshakeFlyweight {
     /** "RRP1" read as a little-endian int. */
     public static final int MAGIC = 0x31505252;
     /** The protocol version this side speaks. */
-    public static final int VERSION = 7;
+    public static final int VERSION = 8;
     /** The fewest stream slots. */
     public static final int MIN_STREAMS = 2;
     /** The most stream slots: as many as an immediate can name. */

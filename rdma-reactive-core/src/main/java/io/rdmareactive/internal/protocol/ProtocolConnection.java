@@ -72,6 +72,8 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     /** Names this side's end of the connection in its region descriptors; {@link #peerToken} the peer's. */
     private final long token;
     private final long peerToken;
+    /** The generations of the regions this side closed, to announce to the peer (loop only). */
+    private final org.agrona.collections.IntArrayQueue regionsClosed = new org.agrona.collections.IntArrayQueue();
     /** The streams producers and consumers touched: a one-sided submission marks the control stream. */
     private final StreamMarks marks;
 
@@ -240,6 +242,17 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
     }
 
     /**
+     * A region this side registered on the connection was closed and deregistered (loop): the peer is told, so that it
+     * refuses its later operations on it itself rather than have this side's adapter refuse them.
+     */
+    public void regionClosed(final int generation) {
+        if (!isTerminated()) {
+            regionsClosed.addInt(generation);
+            marks.mark(ProtocolStream.CONTROL_STREAM);
+        }
+    }
+
+    /**
      * The connection ended (loop): the completions already in the queue are taken first, so that an operation the
      * adapter failed (the error that ended the connection, often) hears its own status; the others fail with the end.
      */
@@ -252,9 +265,12 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         oneSided.failAll(endReason());
     }
 
-    /** @return true while a one-sided operation waits, is in flight or has an outcome to deliver (loop) */
+    /**
+     * @return true while a one-sided operation waits, is in flight or has an outcome to deliver, or a closed region
+     *     waits to be announced (loop)
+     */
     boolean hasOneSidedWork() {
-        return oneSided.isBusy();
+        return oneSided.isBusy() || !regionsClosed.isEmpty();
     }
 
     /** @return true if this side's data streams write straight into the peer's rings (direct peer access) */
@@ -429,6 +445,9 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         watch.takeMarks();
         work += posting.repostReceivesIfDue();
         work += control.send(watch.active);
+        if (!regionsClosed.isEmpty()) {
+            work += control.sendRegionsClosed(regionsClosed);
+        }
         watch.takeMarks(); // the control stream's own frames
         posting.clear();
         work += posting.sendData();

@@ -41,6 +41,13 @@ public interface StreamActivity {
         return false;
     }
 
+    /**
+     * The peer closed the region of that generation it had registered on the connection: its descriptors are stale
+     * (while the control stream is read; note it and return).
+     */
+    default void onPeerRegionClosed(final int generation) {
+    }
+
     /** Does nothing. */
     StreamActivity NONE = new StreamActivity() {
         @Override

@@ -158,6 +158,7 @@ final class StreamReceiveRing {
                     StreamControlFlyweight.check(buffer, index, frameLength, maxStreams), buffer,
                     index + StreamControlFlyweight.STREAM_ID_OFFSET);
                 case FrameHeaderFlyweight.KEEPALIVE -> KeepaliveFlyweight.check(buffer, index, frameLength);
+                case FrameHeaderFlyweight.REGION_CLOSED -> RegionClosedFlyweight.check(buffer, index, frameLength);
                 default -> FrameCheck.WRONG_STREAM;
             };
         }

@@ -105,6 +105,32 @@ class ControlFramesTest {
             .isEqualTo(FrameCheck.BAD_USE);
     }
 
+    // ---------------------------------------------------------------- REGION_CLOSED
+
+    @Property
+    void regionClosedRoundTripsAtAnyOffsetAndChecksItsGeneration(
+        @ForAll @IntRange(min = 0, max = 100) final int offset,
+        @ForAll final int generation,
+        @ForAll final byte fill) {
+        final byte[] bytes = filled(offset + RegionClosedFlyweight.LENGTH + 16, fill);
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+
+        new RegionClosedFlyweight().wrap(buffer, offset).write(generation);
+
+        assertThat(new RegionClosedFlyweight().wrap(buffer, offset).generation()).isEqualTo(generation);
+        assertHeader(bytes, offset, RegionClosedFlyweight.LENGTH, FrameHeaderFlyweight.REGION_CLOSED);
+        assertThat(le(bytes).getInt(offset + 8)).isEqualTo(generation);
+        assertThat(le(bytes).getInt(offset + 12)).isZero();
+        assertUntouchedOutside(bytes, offset, offset + RegionClosedFlyweight.LENGTH, fill);
+        assertThat(RegionClosedFlyweight.check(buffer, offset, RegionClosedFlyweight.LENGTH))
+            .isEqualTo(generation > 0 ? FrameCheck.OK : FrameCheck.BAD_GENERATION);
+        assertThat(RegionClosedFlyweight.check(buffer, offset, RegionClosedFlyweight.LENGTH + 8))
+            .as("exactly its length").isNotEqualTo(FrameCheck.OK);
+        le(bytes).putInt(offset + 12, 1);
+        assertThat(RegionClosedFlyweight.check(buffer, offset, RegionClosedFlyweight.LENGTH))
+            .as("reserved word set").isEqualTo(FrameCheck.BAD_GENERATION);
+    }
+
     // ---------------------------------------------------------------- CANCEL, COMPLETE, CLOSE
 
     @Property

@@ -4,7 +4,6 @@ import static io.rdmareactive.internal.protocol.Bytes.assertUntouchedOutside;
 import static io.rdmareactive.internal.protocol.Bytes.filled;
 import static io.rdmareactive.internal.protocol.Bytes.le;
 import static io.rdmareactive.internal.protocol.FrameHeaderFlyweight.CANCEL;
-import static io.rdmareactive.internal.protocol.FrameHeaderFlyweight.CLOSE;
 import static io.rdmareactive.internal.protocol.FrameHeaderFlyweight.DATA;
 import static io.rdmareactive.internal.protocol.FrameHeaderFlyweight.FIRST;
 import static io.rdmareactive.internal.protocol.FrameHeaderFlyweight.LAST;
@@ -148,7 +147,7 @@ class FrameHeaderFlyweightTest {
         assertThat(check(new UnsafeBuffer(ring, 0, 24), 8, 100, RING)).as("runs past the buffer's end")
             .isEqualTo(FrameCheck.TOO_LONG);
 
-        header(ring, 8, 24, (short) 9, 0);
+        header(ring, 8, 24, (short) (FrameHeaderFlyweight.LAST_TYPE + 1), 0);
         assertThat(check(ring, 8, 100, RING)).isEqualTo(FrameCheck.BAD_TYPE);
         header(ring, 8, 24, (short) -2, 0);
         assertThat(check(ring, 8, 100, RING)).isEqualTo(FrameCheck.BAD_TYPE);
@@ -221,7 +220,7 @@ class FrameHeaderFlyweightTest {
             assertThat((long) hostile.index + alignedLength(frameLength))
                 .isLessThanOrEqualTo((long) hostile.index + hostile.available)
                 .isLessThanOrEqualTo(hostile.ringCapacity);
-            assertThat(type).isBetween(PAD, CLOSE);
+            assertThat(type).isBetween(PAD, FrameHeaderFlyweight.LAST_TYPE);
             if (type == PAD) {
                 assertThat(hostile.index + frameLength).isEqualTo(hostile.ringCapacity);
             }
@@ -254,7 +253,7 @@ class FrameHeaderFlyweightTest {
                 weighted(4, Arbitraries.of(TO_END, TO_END_LESS_8, TO_END_PLUS_8)));
             final Arbitrary<Short> type = Arbitraries.frequencyOf(
                 weighted(3, Arbitraries.just(PAD)),
-                weighted(6, Arbitraries.shorts().between(DATA, CLOSE)),
+                weighted(6, Arbitraries.shorts().between(DATA, FrameHeaderFlyweight.LAST_TYPE)),
                 weighted(1, Arbitraries.shorts()));
             final Arbitrary<Integer> flags = Arbitraries.frequencyOf(
                 weighted(12, Arbitraries.just(0)),

@@ -76,6 +76,10 @@ class HostilePeerTest {
         CLOSE_IN_VERSION_1(buffer -> new StreamControlFlyweight().wrap(buffer, 0)
             .write(FrameHeaderFlyweight.CLOSE, 1, 0), 1, StreamControlFlyweight.LENGTH,
             "malformed frame (frame type does not travel on this stream"),
+        REGION_CLOSED_OF_NO_GENERATION(buffer -> new RegionClosedFlyweight().wrap(buffer, 0).write(0), 0,
+            RegionClosedFlyweight.LENGTH, "malformed frame (region generation is not positive"),
+        REGION_CLOSED_ON_A_DATA_STREAM(buffer -> new RegionClosedFlyweight().wrap(buffer, 0).write(3), 1,
+            RegionClosedFlyweight.LENGTH, "malformed frame (frame type does not travel on this stream"),
         ADVANCE_BEYOND_THE_RING(buffer -> { }, 1, 8192 + 64, "beyond the room it was given"),
         EMPTY_ADVANCE(buffer -> { }, 1, 0, "by nothing"),
         UNKNOWN_STREAM(buffer -> { }, 9, 64, "stream that does not exist"),
