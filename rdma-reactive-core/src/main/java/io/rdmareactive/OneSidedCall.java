@@ -1,7 +1,8 @@
 package io.rdmareactive;
 
 import io.rdmareactive.internal.protocol.OneSidedOperation;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
@@ -23,7 +24,18 @@ final class OneSidedCall implements Subscription, Runnable, OneSidedOperation {
     private final CoreSubscriber<? super Long> actual;
     /** Emits the result ({@code onNext}) before completing; a Mono of Void only completes. */
     private final boolean emits;
-    private final AtomicInteger state = new AtomicInteger(NEW);
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(OneSidedCall.class, "state", int.class);
+        } catch (final ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    /** {@link #NEW}, {@link #SUBMITTED} or {@link #DONE}, through {@link #STATE}. */
+    private volatile int state = NEW;
     private volatile boolean cancelled;
 
     private OneSidedCall(final RemoteRegion region, final RemoteOperation operation,
@@ -52,17 +64,17 @@ final class OneSidedCall implements Subscription, Runnable, OneSidedOperation {
     @Override
     public void request(final long n) {
         if (n <= 0) {
-            if (state.getAndSet(DONE) != DONE) {
+            if ((int) STATE.getAndSet(this, DONE) != DONE) {
                 actual.onError(Operators.onOperatorError(new IllegalArgumentException(
                     "§3.9 violated: positive request amount required but it was " + n), actual.currentContext()));
             }
             return;
         }
-        if (!state.compareAndSet(NEW, SUBMITTED)) {
+        if (!STATE.compareAndSet(this, NEW, SUBMITTED)) {
             return;
         }
         if (operation.local != null && !operation.local.retain()) {
-            state.set(DONE);
+            state = DONE;
             actual.onError(new IllegalStateException("the local region of the " + operation.name() + " is closed"));
             return;
         }
@@ -72,7 +84,7 @@ final class OneSidedCall implements Subscription, Runnable, OneSidedOperation {
     @Override
     public void cancel() {
         cancelled = true;
-        state.compareAndSet(NEW, DONE);
+        STATE.compareAndSet(this, NEW, DONE);
     }
 
     /** On the loop: the connection takes the operation, or refuses it. */
@@ -105,7 +117,7 @@ final class OneSidedCall implements Subscription, Runnable, OneSidedOperation {
         if (operation.local != null) {
             operation.local.release();
         }
-        if (cancelled || state.getAndSet(DONE) == DONE) {
+        if (cancelled || (int) STATE.getAndSet(this, DONE) == DONE) {
             return;
         }
         if (error != null) {

@@ -128,6 +128,58 @@ class FluxHotPathAllocationTest {
         }
     }
 
+    /**
+     * A one-sided read through the API: the caller allocates its operation and subscription (the {@code Mono} API's
+     * price, as for a call); the event loop that posts the read and signals its completion allocates nothing for it.
+     */
+    @Test
+    void aOneSidedReadAllocatesNothingOnTheLoop() {
+        final com.sun.management.ThreadMXBean threads = allocationCounters();
+
+        final String address = ShmTestSupport.uniqueAddress("rma-alloc");
+        final DisposableServer server = ShmTestSupport.server(directory, address)
+            .handleStreams((kind, in, out) -> out.send(in.receive(Codecs.BYTE_ARRAY).next().map(ignored -> {
+                final LocalRegion region = in.connection().registerRegion(4096, RegionAccess.REMOTE_READ);
+                region.buffer().putLong(0, 0x0123_4567_89AB_CDEFL);
+                return region.descriptor();
+            }), RegionDescriptor.CODEC))
+            .bind().block(ShmTestSupport.BOUND);
+        final Connection connection = ShmTestSupport.client(directory, address).connect()
+            .block(ShmTestSupport.BOUND);
+        try {
+            final RemoteRegion remote = connection.remoteRegion(connection.requestResponse(new byte[1],
+                Codecs.BYTE_ARRAY, RegionDescriptor.CODEC).block(ShmTestSupport.BOUND));
+            final LocalRegion target = connection.registerRegion(4096);
+            reads(remote, target, 5_000); // classes loaded, code compiled
+            final long[] ids = libraryThreads();
+            final long[] before = threads.getThreadAllocatedBytes(ids);
+            final long callerBefore = threads.getCurrentThreadAllocatedBytes();
+            final int measured = 20_000;
+            reads(remote, target, measured);
+            final long caller = threads.getCurrentThreadAllocatedBytes() - callerBefore;
+            final long[] after = threads.getThreadAllocatedBytes(ids);
+            long allocated = 0;
+            for (int i = 0; i < ids.length; i++) {
+                allocated += after[i] - before[i];
+            }
+            System.out.printf("one-sided read: %d bytes per read on the event loops, %d on the caller%n",
+                allocated / measured, caller / measured);
+            assertThat(allocated / measured).as("bytes the event loops allocated per read").isLessThan(16);
+            target.close();
+        } finally {
+            connection.dispose();
+            server.dispose();
+        }
+    }
+
+    private static void reads(final RemoteRegion remote, final LocalRegion target, final int count) {
+        for (int i = 0; i < count; i++) {
+            target.buffer().putLong(0, 0);
+            remote.read(0, target, 0, 32).block(ShmTestSupport.BOUND);
+            assertThat(target.buffer().getLong(0)).isEqualTo(0x0123_4567_89AB_CDEFL);
+        }
+    }
+
     /** @return the JVM's per-thread allocation counters, switched on; the test is skipped where there are none */
     private static com.sun.management.ThreadMXBean allocationCounters() {
         assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
