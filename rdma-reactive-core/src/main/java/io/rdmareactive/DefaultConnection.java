@@ -229,6 +229,11 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             generation -> new RemoteRegion.PeerRegion()));
     }
 
+    /** @return true if the connection's device runs atomics on the peer's memory */
+    boolean supportsAtomics() {
+        return protocol.supportsAtomics();
+    }
+
     @Override
     public int maxOneSidedInFlight() {
         return protocol.maxOneSidedInFlight();

@@ -142,6 +142,10 @@ public final class RemoteRegion {
                 + "(generation " + descriptor.generation() + ") grants " + descriptor.rights() + ", not the "
                 + RegionAccess.of(required) + " a " + operation.name() + " needs");
         }
+        if (operation.isAtomic() && !connection.supportsAtomics()) {
+            return new UnsupportedOperationException("the " + operation.name() + " cannot run: the connection's "
+                + "device has no atomics (its atomic capability is none)");
+        }
         if (operation.isAtomic() && ((descriptor.address() + offset) & (Long.BYTES - 1)) != 0) {
             return new RdmaRemoteAccessException(RdmaRemoteAccessException.Reason.MISALIGNED, "the "
                 + operation.name() + " at offset " + offset + " names a word that is not 8-byte aligned (address 0x"

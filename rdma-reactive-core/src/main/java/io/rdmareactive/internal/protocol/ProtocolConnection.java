@@ -209,6 +209,11 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return peerToken;
     }
 
+    /** @return true if the connection's device runs 64-bit atomics on a peer's memory */
+    public boolean supportsAtomics() {
+        return device.capabilities().contains(io.rdmareactive.spi.DeviceCapability.ATOMICS);
+    }
+
     /** @return the one-sided operations the connection keeps in flight at most */
     public int maxOneSidedInFlight() {
         return oneSided.maxInFlight();
