@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Compares rdma-reactive with Aeron and Reactor Netty TCP in one run: ping-pong round trips, "
         + "throughput, backpressure; and, for rdma-reactive's Flux API alone, request-response and many "
-        + "connections, with a memcpy baseline beside throughput. Writes results.json and report.html; the last "
+        + "connections, with a memcpy baseline beside throughput; on request, one-sided remote memory access (rma). "
+        + "Writes results.json and report.html; the last "
         + "line printed is their folder."})
 public final class CompareCommand implements Callable<Integer> {
 
@@ -37,8 +38,9 @@ public final class CompareCommand implements Callable<Integer> {
     List<String> transports;
 
     @Option(names = {"-w", "--workloads"}, split = ",", paramLabel = "NAME",
-        description = "ping-pong, throughput, backpressure, request-response, connections, memcpy (default: "
-            + "${DEFAULT-VALUE}; throughput brings its memcpy baseline at its sizes of 64 KiB and up)",
+        description = "ping-pong, throughput, backpressure, request-response, connections, memcpy, rma (default: "
+            + "${DEFAULT-VALUE}; throughput brings its memcpy baseline at its sizes of 64 KiB and up; rma, "
+            + "one-sided reads, writes and atomics against a server process, only when named)",
         defaultValue = "ping-pong,throughput,backpressure,request-response,connections")
     List<String> workloads;
 
@@ -115,6 +117,17 @@ public final class CompareCommand implements Callable<Integer> {
             + "none, 65536,1048576)")
     List<Integer> memcpySizes;
 
+    @Option(names = "--rma-sizes", split = ",", paramLabel = "BYTES",
+        description = "Sizes of the rma workload's one-sided reads and writes and of the request-response calls "
+            + "beside them (multiples of 8; default: ${DEFAULT-VALUE})", defaultValue = "32,4096,65536,1048576")
+    List<Integer> rmaSizes;
+
+    @Option(names = "--rma-in-flight", paramLabel = "N",
+        description = "One-sided operations in flight of the rma workload's pipelined mode, at most (also bounded by "
+            + "the connection's maxOneSidedInFlight and by 64 MiB of read targets; default: ${DEFAULT-VALUE})",
+        defaultValue = "64")
+    int rmaInFlight;
+
     @Option(names = {"-o", "--output"}, paramLabel = "DIR",
         description = "Folder for results.json, report.html and the plots (default: perf/target/compare/<time> "
             + "under the current directory)")
@@ -165,7 +178,7 @@ public final class CompareCommand implements Callable<Integer> {
         final List<Integer> copySizes = memcpySizes != null ? memcpySizes
             : defaultMemcpySizes(sizes, workloads.contains(Settings.MEMCPY));
         for (final List<Integer> list : List.of(pingSizes, sizes, multiStreamSizes, List.of(backpressureSize),
-            rrSizes, copySizes)) {
+            rrSizes, copySizes, rmaSizes)) {
             for (final int size : list) {
                 if (size < Long.BYTES || size > 16 << 20) {
                     throw new CommandLine.ParameterException(new CommandLine(this), "message sizes are 8 bytes (the "
@@ -182,6 +195,13 @@ public final class CompareCommand implements Callable<Integer> {
         }
         if (rrInFlight < 1 || rrInFlight > 65536) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--rr-in-flight is 1 to 65536");
+        }
+        if (rmaSizes.isEmpty() || rmaSizes.stream().anyMatch(size -> size % Long.BYTES != 0)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--rma-sizes are multiples of 8 (their "
+                + "bytes are checked a 64-bit word at a time)");
+        }
+        if (rmaInFlight < 1 || rmaInFlight > 65536) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--rma-in-flight is 1 to 65536");
         }
         if (connectionCounts.isEmpty() || connectionCounts.stream().anyMatch(k -> k < 1 || k > 100_000)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--connection-counts are 1 to 100000");
@@ -201,7 +221,7 @@ public final class CompareCommand implements Callable<Integer> {
             List.copyOf(pingSizes), List.copyOf(sizes), List.copyOf(streams), List.copyOf(multiStreamSizes), warmUp,
             duration, idle, fixedRate, consumerRate, backpressureSize, folder.toAbsolutePath(), verbsAddress,
             pinning, List.copyOf(rrSizes), rrInFlight, List.copyOf(new LinkedHashSet<>(connectionCounts)),
-            connectionsOpenTimeout, List.copyOf(copySizes));
+            connectionsOpenTimeout, List.copyOf(copySizes), List.copyOf(new LinkedHashSet<>(rmaSizes)), rmaInFlight);
     }
 
     /**

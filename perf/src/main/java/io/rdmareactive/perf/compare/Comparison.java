@@ -21,7 +21,8 @@ import java.util.Map;
 
 /**
  * One run: sets up the transports, runs each workload over each of them (one progress bar per workload), and
- * writes the results, the plots and the report. Every transport's peers are threads of this JVM.
+ * writes the results, the plots and the report. Every transport's peers are threads of this JVM, but for the rma
+ * workload's server, which runs in a JVM of its own.
  */
 final class Comparison {
 
@@ -90,6 +91,10 @@ final class Comparison {
             if (settings.workloads().contains(Settings.CONNECTIONS)) {
                 connections(reactive(transports, Settings.CONNECTIONS));
                 out.print(Tables.connections(results));
+            }
+            if (settings.workloads().contains(Settings.RMA)) {
+                rma(transports);
+                out.print(Tables.rma(results));
             }
         } finally {
             for (final Transport transport : transports.values()) {
@@ -268,6 +273,34 @@ final class Comparison {
                     } catch (final Exception | Error ex) {
                         fail(transport, "connections " + count, ex);
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * The rma workload on each transport of rdma-reactive's public API; the others are skipped, saying why: Aeron and
+     * TCP have no one-sided access, and the raw transports drive the SPI, not {@code RemoteRegion}.
+     */
+    private void rma(final Map<String, Transport> transports) {
+        final List<ReactiveTransport> reactive = new ArrayList<>();
+        for (final Transport transport : transports.values()) {
+            if (transport instanceof ReactiveTransport api) {
+                reactive.add(api);
+            } else {
+                results.failures.add(new Results.Failure(transport.name(), Settings.RMA, SKIPPED
+                    + (transport.name().startsWith("rr-") ? "rma measures one-sided operations through the public "
+                    + "API (RemoteRegion); " + transport.name().replace("-raw", "-flux") + " runs them over the same "
+                    + "provider" : transport.name() + " has no one-sided remote memory access")));
+            }
+        }
+        final long phase = RmaPhases.plannedMillis(settings);
+        try (Progress progress = new Progress("rma", phase * reactive.size() * RmaWorkload.phases(settings))) {
+            for (final ReactiveTransport transport : reactive) {
+                try {
+                    RmaWorkload.run(transport, settings, progress, results.rma, results.failures);
+                } catch (final Exception | Error ex) {
+                    fail(transport, Settings.RMA, ex);
                 }
             }
         }

@@ -9,7 +9,8 @@ import java.util.Optional;
  * Ratios of each transport's figures against a baseline's from the same run: round-trip p50 and p99 (closed loop;
  * lower is better) and single-stream throughput in messages per second (higher is better). Further ratios where
  * both sides were measured: request-response round trips against the same transport's ping-pong, K connections'
- * round trips against one connection's, and throughput against the memcpy baseline.
+ * round trips against one connection's, throughput against the memcpy baseline, and the rma workload's one-sided
+ * reads against the request-response calls beside them (median and server CPU per operation).
  */
 final class Ratios {
 
@@ -30,6 +31,11 @@ final class Ratios {
     static final String RR_VS_PING_PONG = "request-response-rtt-p50-vs-ping-pong";
     /** Throughput (one stream) against the memcpy baseline, same size. */
     static final String THROUGHPUT_VS_MEMCPY = "throughput-vs-memcpy";
+
+    /** One-sided read p50 (one in flight) against request-response p50 on the same transport, same size. */
+    static final String RMA_READ_VS_RR = "rma-read-p50-vs-request-response-p50";
+    /** The server process's CPU per one-sided read (one in flight) against per request-response call, same size. */
+    static final String RMA_READ_SERVER_CPU_VS_RR = "rma-read-server-cpu-vs-request-response";
 
     /** @return the metric of K connections' round-trip p50 against one connection's */
     static String connectionsMetric(final int connections) {
@@ -108,6 +114,7 @@ final class Ratios {
                         "us", true));
                 });
         }
+        ratios.addAll(rma(results));
         for (final Results.Throughput throughput : results.throughput) {
             if (throughput.streams() != 1) {
                 continue;
@@ -116,6 +123,28 @@ final class Ratios {
                 ratios.add(new Results.Ratio(THROUGHPUT_VS_MEMCPY, throughput.size(), throughput.transport(),
                     "memcpy", throughput.messagesPerSecond(), copy.messagesPerSecond(),
                     ratio(throughput.messagesPerSecond(), copy.messagesPerSecond()), "msg/s", false)));
+        }
+        return ratios;
+    }
+
+    /** @return the rma workload's ratios: each one-in-flight read against the request-response beside it */
+    private static List<Results.Ratio> rma(final Results results) {
+        final List<Results.Ratio> ratios = new ArrayList<>();
+        for (final Results.Rma read : results.rma) {
+            if (!read.operation().equals("read") || read.inFlight() != 1) {
+                continue;
+            }
+            results.rma.stream().filter(rr -> rr.operation().equals(RmaPhases.REQUEST_RESPONSE)
+                && rr.transport().equals(read.transport()) && rr.size() == read.size()).findFirst().ifPresent(rr -> {
+                    final double value = read.percentilesMicros().get("p50");
+                    final double base = rr.percentilesMicros().get("p50");
+                    ratios.add(new Results.Ratio(RMA_READ_VS_RR, read.size(), read.transport(),
+                        read.transport() + " request-response p50", value, base, ratio(value, base), "us", true));
+                    ratios.add(new Results.Ratio(RMA_READ_SERVER_CPU_VS_RR, read.size(), read.transport(),
+                        read.transport() + " request-response server CPU/op", read.serverCpuNanosPerOperation(),
+                        rr.serverCpuNanosPerOperation(), ratio(read.serverCpuNanosPerOperation(),
+                        rr.serverCpuNanosPerOperation()), "ns", true));
+                });
         }
         return ratios;
     }

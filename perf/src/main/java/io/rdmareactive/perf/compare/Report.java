@@ -77,6 +77,18 @@ final class Report {
                 + "connections did not all open in time is marked failed and not measured.</p>\n<pre>")
                 .append(escape(Tables.connections(results))).append("</pre>\n");
         }
+        if (!results.rma.isEmpty()) {
+            html.append("<h2>Remote memory (rma)</h2>\n<p>One-sided reads, writes and fetch-and-adds through "
+                + "<code>RemoteRegion</code> against a region a server in a JVM of its own registered for this "
+                + "connection, and request-response calls of the same sizes to an echo server of that process, on the "
+                + "same transport. One in flight: each operation is subscribed when the previous one completed; p50 "
+                + "and p99 from subscription to completion. Pipelined: <code>RemoteRegion.execute</code> with up to N "
+                + "in flight. Server CPU/op is the server process's CPU time over the measured window divided by the "
+                + "operations, client CPU/op this process's; each process reads its own counters. Every read is "
+                + "checked against the bytes the server put there, every write by reading the area back, every "
+                + "fetch-and-add's value; a phase whose check fails has no row.</p>\n<pre>")
+                .append(escape(Tables.rma(results))).append("</pre>\n");
+        }
         if (!results.backpressure.isEmpty()) {
             html.append("<h2>Backpressure</h2>\n<p>A producer as fast as the transport lets it against a consumer "
                 + "throttled to a set rate. Lost messages are counted from sequence numbers after the throttle is "

@@ -82,6 +82,28 @@ final class Results {
                   double bytesPerSecond, double gibPerSecond) {
     }
 
+    /**
+     * One phase of the rma workload: one-sided reads, writes or fetch-and-adds through {@code RemoteRegion}, or the
+     * request-response calls beside them, against a server in a JVM of its own, on one transport at one size, one in
+     * flight or {@code inFlight} of them. Latency percentiles (from the subscription to the completion or answer)
+     * for one in flight only, else empty; CPU per operation from each process's own {@link ProcessMeter} over the
+     * measured window.
+     *
+     * @param operation                  read, write, fetch-and-add or request-response
+     * @param megabytesPerSecond         operations per second times their size, in 10^6 bytes (a call's request;
+     *                                   its answer moves as many again)
+     * @param serverCpuNanosPerOperation the server process's CPU time over the window, per operation
+     * @param serverAllocatedBytesPerOperation the server process's heap allocation over the window, per operation
+     * @param clientCpuNanosPerOperation this process's CPU time over the window, per operation
+     * @param checked                    operations (or answers) whose data was checked over the whole phase, warm-up
+     *                                   included; a phase whose check failed has no result, only a failure
+     */
+    record Rma(String transport, String operation, int size, int inFlight, long operations,
+               double operationsPerSecond, double megabytesPerSecond, Map<String, Double> percentilesMicros,
+               double serverCpuNanosPerOperation, double serverAllocatedBytesPerOperation,
+               double clientCpuNanosPerOperation, long checked) {
+    }
+
     /** A measurement that could not be made, and why. */
     record Failure(String transport, String workload, String reason) {
     }
@@ -100,6 +122,7 @@ final class Results {
     final List<RequestResponse> requestResponse = new ArrayList<>();
     final List<Connections> connections = new ArrayList<>();
     final List<Memcpy> memcpy = new ArrayList<>();
+    final List<Rma> rma = new ArrayList<>();
     final List<Failure> failures = new ArrayList<>();
     final List<Ratio> ratios = new ArrayList<>();
 
@@ -117,6 +140,7 @@ final class Results {
         map.put("requestResponse", requestResponse);
         map.put("connections", connections);
         map.put("memcpy", memcpy);
+        map.put("rma", rma);
         map.put("ratios", ratios);
         map.put("failures", failures);
         return map;

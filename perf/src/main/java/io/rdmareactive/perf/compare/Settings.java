@@ -12,7 +12,7 @@ import java.util.Set;
  * What one comparison run measures, parsed from the command line by {@link CompareCommand}.
  *
  * @param transports       transport names, in the order they run
- * @param workloads        ping-pong, throughput, backpressure, request-response, connections, memcpy
+ * @param workloads        ping-pong, throughput, backpressure, request-response, connections, memcpy, rma
  * @param pingSizes        ping-pong message sizes
  * @param throughputSizes  throughput message sizes
  * @param streams          stream counts for throughput (1 and several)
@@ -31,12 +31,15 @@ import java.util.Set;
  * @param connectionCounts how many connections the connections workload opens, one point per count
  * @param connectionsOpen  the deadline for opening one point's connections (and the bound for closing them)
  * @param memcpySizes      the copy baseline's sizes (measured with throughput, or as the memcpy workload)
+ * @param rmaSizes         the rma workload's sizes of one-sided reads and writes and of its request-response calls
+ * @param rmaInFlight      one-sided operations in flight of the rma workload's pipelined mode (at most)
  */
 record Settings(List<String> transports, Set<String> workloads, List<Integer> pingSizes,
                 List<Integer> throughputSizes, List<Integer> streams, List<Integer> multiStreamSizes,
                 Duration warmUp, Duration duration, Idle idle, double fixedRate, double consumerRate,
                 int backpressureSize, Path output, String verbsAddress, String pinning, List<Integer> rrSizes,
-                int rrInFlight, List<Integer> connectionCounts, Duration connectionsOpen, List<Integer> memcpySizes) {
+                int rrInFlight, List<Integer> connectionCounts, Duration connectionsOpen, List<Integer> memcpySizes,
+                List<Integer> rmaSizes, int rmaInFlight) {
 
     static final String PING_PONG = "ping-pong";
     static final String THROUGHPUT = "throughput";
@@ -44,8 +47,9 @@ record Settings(List<String> transports, Set<String> workloads, List<Integer> pi
     static final String REQUEST_RESPONSE = "request-response";
     static final String CONNECTIONS = "connections";
     static final String MEMCPY = "memcpy";
+    static final String RMA = "rma";
     static final List<String> WORKLOADS = List.of(PING_PONG, THROUGHPUT, BACKPRESSURE, REQUEST_RESPONSE, CONNECTIONS,
-        MEMCPY);
+        MEMCPY, RMA);
 
     Map<String, Object> asMap() {
         final Map<String, Object> map = new LinkedHashMap<>();
@@ -66,7 +70,10 @@ record Settings(List<String> transports, Set<String> workloads, List<Integer> pi
         map.put("connectionCounts", connectionCounts);
         map.put("connectionsOpenTimeoutSeconds", connectionsOpen.toMillis() / 1000.0);
         map.put("memcpySizes", memcpySizes);
-        map.put("peers", "both peers of every transport in this one JVM, on separate threads");
+        map.put("rmaSizes", rmaSizes);
+        map.put("rmaInFlight", rmaInFlight);
+        map.put("peers", "both peers of every transport in this one JVM, on separate threads; the rma workload's "
+            + "server in a JVM of its own");
         map.put("cpuPinning", pinning);
         return map;
     }

@@ -134,6 +134,25 @@ final class Tables {
             + (c.closeProblem() != null ? " (closing: see below)" : "");
     }
 
+    static String rma(final Results results) {
+        final StringBuilder out = new StringBuilder();
+        out.append("Remote memory (rma): one-sided operations through RemoteRegion and request-response calls beside "
+            + "them, against a server in its own process (latency in us; CPU in ns per operation, each process's own; "
+            + "this machine)\n");
+        out.append(String.format(Locale.ROOT, "%-13s %-16s %-8s %9s %11s %9s %9s %9s %13s %13s %10s%n", "transport",
+            "operation", "size", "in flight", "ops/s", "MB/s", "p50", "p99", "server CPU/op", "client CPU/op",
+            "checked"));
+        for (final Results.Rma r : results.rma) {
+            final var p = r.percentilesMicros();
+            out.append(String.format(Locale.ROOT, "%-13s %-16s %-8s %9d %11.0f %9.1f %9s %9s %13.0f %13.0f %10d%n",
+                r.transport(), r.operation(), Report.bytes(r.size()), r.inFlight(), r.operationsPerSecond(),
+                r.megabytesPerSecond(), p.isEmpty() ? "-" : String.format(Locale.ROOT, "%.2f", p.get("p50")),
+                p.isEmpty() ? "-" : String.format(Locale.ROOT, "%.2f", p.get("p99")), r.serverCpuNanosPerOperation(),
+                r.clientCpuNanosPerOperation(), r.checked()));
+        }
+        return out.toString();
+    }
+
     static String memcpy(final Results results) {
         final StringBuilder out = new StringBuilder();
         out.append("memcpy baseline: one thread, MemorySegment.copy from one native buffer to a ring of native "
@@ -164,6 +183,11 @@ final class Tables {
                 what = r.transport() + " request-response RTT p50 / ping-pong p50, " + Report.bytes(r.size());
             } else if (r.metric().equals(Ratios.THROUGHPUT_VS_MEMCPY) && CLOSING_TRANSPORTS.contains(r.transport())) {
                 what = r.transport() + " throughput / memcpy, " + Report.bytes(r.size());
+            } else if (r.metric().equals(Ratios.RMA_READ_VS_RR)) {
+                what = r.transport() + " rma read " + Report.bytes(r.size()) + " p50 / request-response "
+                    + Report.bytes(r.size()) + " p50";
+            } else if (r.metric().equals(Ratios.RMA_READ_SERVER_CPU_VS_RR)) {
+                what = r.transport() + " rma read " + Report.bytes(r.size()) + " server CPU/op / request-response's";
             } else if (r.metric().startsWith("rtt-p50-") && r.metric().endsWith("-connections-vs-1")) {
                 what = r.transport() + " " + r.metric().substring(8, r.metric().length() - 17)
                     + " connections RTT p50 / 1 connection p50";
@@ -185,7 +209,7 @@ final class Tables {
             return "";
         }
         final StringBuilder out = new StringBuilder();
-        out.append("Further ratios, same run (round trips: lower is better; throughput: higher is better)\n");
+        out.append("Further ratios, same run (round trips and CPU: lower is better; throughput: higher is better)\n");
         out.append(String.format(Locale.ROOT, "%-62s %8s %12s %12s%n", "", "ratio", "value", "baseline"));
         rows.forEach(row -> out.append(row).append('\n'));
         return out.toString();

@@ -76,18 +76,48 @@ public final class ReactiveTransport implements Transport {
 
     /** @return a fresh server address and a client for it, for messages up to {@code messageLength} bytes */
     public Endpoints endpoints(final int messageLength) {
-        final int maxLength = Math.max(messageLength, 4096);
-        final String where = address != null ? VerbsAddresses.next(address)
+        final String where = nextAddress();
+        return new Endpoints(server(where, messageLength), client(where, messageLength));
+    }
+
+    /** @return the provider, {@code shm} or {@code verbs} */
+    public String provider() {
+        return provider;
+    }
+
+    /** @return the shared-memory provider's directory, or null for verbs */
+    public Path directory() {
+        return directory;
+    }
+
+    /** @return the verbs base address (IP:port), or null for shm */
+    public String verbsAddress() {
+        return address;
+    }
+
+    /** @return the idle strategy of the run */
+    public Idle idle() {
+        return idle;
+    }
+
+    /** @return a server address no other server of this JVM has used (a new port for verbs, a new name for shm) */
+    public String nextAddress() {
+        return address != null ? VerbsAddresses.next(address)
             : "perf-" + ProcessHandle.current().pid() + "-" + SERVERS.incrementAndGet();
-        RdmaServer server = RdmaServer.create().provider(provider).address(where).idleStrategy(idle.label())
-            .maxMessageLength(maxLength);
-        RdmaClient client = RdmaClient.create().provider(provider).address(where).idleStrategy(idle.label())
-            .maxMessageLength(maxLength);
-        if (address == null) {
-            server = server.directory(directory);
-            client = client.directory(directory);
-        }
-        return new Endpoints(server, client);
+    }
+
+    /** @return a server at {@code where}, configured as this transport's are, without handlers */
+    public RdmaServer server(final String where, final int messageLength) {
+        final RdmaServer server = RdmaServer.create().provider(provider).address(where).idleStrategy(idle.label())
+            .maxMessageLength(Math.max(messageLength, 4096));
+        return address == null ? server.directory(directory) : server;
+    }
+
+    /** @return a client of the server at {@code where}, configured as this transport's are */
+    public RdmaClient client(final String where, final int messageLength) {
+        final RdmaClient client = RdmaClient.create().provider(provider).address(where).idleStrategy(idle.label())
+            .maxMessageLength(Math.max(messageLength, 4096));
+        return address == null ? client.directory(directory) : client;
     }
 
     @Override
