@@ -44,7 +44,8 @@ final class Comparison {
         results.settings.putAll(settings.asMap());
         out.println("rdma-reactive transport comparison: " + results.environment.get("cpuModel") + ", "
             + results.environment.get("cores") + " cores, " + results.environment.get("jdk"));
-        out.println("idle strategy " + settings.idle() + " everywhere; both peers of each transport in this JVM; "
+        out.println("idle strategy " + settings.idle() + " everywhere; both peers of each transport in this JVM (the "
+            + "rma workload's server in its own); "
             + "absolute figures are this machine's");
         // Aeron's log buffers and the shared-memory provider's files belong in memory (tmpfs), as both default to
         final Path memory = Path.of("/dev/shm");

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * The request-response, connections and memcpy workloads for a fraction of a second each, with tiny counts: results
- * are produced, every answer is checked and right, every connection opens and closes, a point whose connections
- * cannot all open is marked failed. Nothing about speed is asserted, nor anything that depends on it (refusals, how
+ * The request-response, connections, memcpy and rma workloads for a fraction of a second each, with tiny counts:
+ * results are produced, every answer (and one-sided operation) is checked and right, every connection opens and
+ * closes, a point whose connections cannot all open is marked failed. Nothing about speed is asserted, nor anything that depends on it (refusals, how
  * many calls fit in the measured window).
  */
 class NewWorkloadsSmokeTest {
@@ -159,5 +159,25 @@ class NewWorkloadsSmokeTest {
         assertThat(ProcessFootprint.kind("rdma-worker-server-3-17")).isEqualTo("rdma-worker");
         assertThat(ProcessFootprint.kind("rdma-shm-cm-5")).isEqualTo("rdma-shm-cm");
         assertThat(ProcessFootprint.kind("rdma-loop-0")).isEqualTo("rdma-loop");
+    }
+
+    @Test
+    void rmaChecksEveryOperationAgainstAServerProcessAndMetersItsCpu() throws Exception {
+        final List<Results.Rma> rows = new ArrayList<>();
+        final List<Results.Failure> failures = new ArrayList<>();
+        try (ReactiveTransport transport = shm();
+             Progress progress = new Progress("rma", 1000)) {
+            RmaWorkload.run(transport, settings("--rma-sizes=32,65536", "--rma-in-flight=8"), progress, rows,
+                failures);
+        }
+        assertThat(failures).isEmpty();
+        assertThat(rows).extracting(r -> r.operation() + " " + r.size() + " x" + r.inFlight()).containsExactly(
+            "request-response 32 x1", "read 32 x1", "read 32 x8", "write 32 x1", "write 32 x8",
+            "request-response 65536 x1", "read 65536 x1", "read 65536 x8", "write 65536 x1", "write 65536 x8",
+            "fetch-and-add 8 x1", "fetch-and-add 8 x8");
+        for (final Results.Rma row : rows) {
+            assertThat(row.checked()).as(row.operation() + " checked").isPositive();
+            assertThat(row.serverCpuNanosPerOperation()).as(row.operation() + " server CPU").isNotNaN();
+        }
     }
 }
