@@ -239,14 +239,31 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         return protocol.maxOneSidedInFlight();
     }
 
-    /** Hands a one-sided operation to the loop: now, on the loop's thread, or as a task; refused when it cannot. */
+    /** One-sided operations handed to the loop as tasks and not yet taken: a later one on the loop waits behind them. */
+    private final java.util.concurrent.atomic.AtomicInteger oneSidedTasks = new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * Hands a one-sided operation to the loop, keeping the order of the hand-overs: on the loop's thread it is taken
+     * now unless operations handed over as tasks still wait, otherwise it is a task behind them; refused when the
+     * loop's queue is full or the loop stopped.
+     */
     void submitOneSided(final OneSidedCall call) {
-        if (loop.inLoop()) {
-            call.run();
-        } else if (!loop.tryExecute(call)) {
+        if (loop.inLoop() && oneSidedTasks.get() == 0) {
+            oneSidedOnLoop(call);
+            return;
+        }
+        oneSidedTasks.incrementAndGet();
+        if (!loop.tryExecute(call)) {
+            oneSidedTasks.decrementAndGet();
             call.refused(loop.isClosed() ? connectionFailed("the connection was closed") : new RdmaStreamsBusyException(
                 "the event loop " + loop.name() + " has too many tasks waiting; try again", (channels.length - 2) / 2));
         }
+    }
+
+    /** A one-sided operation handed over as a task reaches the loop. */
+    void oneSidedTask(final OneSidedCall call) {
+        oneSidedTasks.decrementAndGet();
+        oneSidedOnLoop(call);
     }
 
     /** The connection takes a one-sided operation (loop), or refuses it. */

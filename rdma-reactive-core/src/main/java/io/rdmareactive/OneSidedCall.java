@@ -87,10 +87,10 @@ final class OneSidedCall implements Subscription, Runnable, OneSidedOperation {
         STATE.compareAndSet(this, NEW, DONE);
     }
 
-    /** On the loop: the connection takes the operation, or refuses it. */
+    /** On the loop, handed over as a task: the connection takes the operation, or refuses it. */
     @Override
     public void run() {
-        region.connection().oneSidedOnLoop(this);
+        region.connection().oneSidedTask(this);
     }
 
     /** @return the refusal of an operation on a region the peer announced closed, or null (loop) */

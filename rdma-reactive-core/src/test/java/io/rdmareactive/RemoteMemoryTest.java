@@ -141,6 +141,49 @@ class RemoteMemoryTest {
 
     private final AtomicLong completed = new AtomicLong();
 
+    /**
+     * An operation subscribed on the event loop does not overtake operations other threads handed over before it:
+     * while a completion signal holds the loop, this thread subscribes 100 fetch-and-adds (they wait as the loop's
+     * tasks); the signal then subscribes one more, which must run after all of them.
+     */
+    @Test
+    void anOperationSubscribedOnTheLoopRunsAfterTheOnesHandedOverBeforeIt() throws InterruptedException {
+        final RemoteRegion remote = remote("REMOTE_ATOMIC");
+        final java.util.concurrent.CountDownLatch onLoop = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch handedOver = new java.util.concurrent.CountDownLatch(1);
+        final AtomicLong last = new AtomicLong(-1);
+        final java.util.concurrent.CountDownLatch lastDone = new java.util.concurrent.CountDownLatch(1);
+        remote.fetchAndAdd(16, 1).subscribe(first -> {
+            onLoop.countDown();
+            try {
+                assertThat(handedOver.await(ShmTestSupport.BOUND.toMillis(),
+                    java.util.concurrent.TimeUnit.MILLISECONDS)).isTrue();
+            } catch (final InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            remote.fetchAndAdd(16, 1).subscribe(value -> {
+                last.set(value);
+                lastDone.countDown();
+            });
+        });
+        assertThat(onLoop.await(ShmTestSupport.BOUND.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)).isTrue();
+        final List<Long> before = java.util.Collections.synchronizedList(new ArrayList<>());
+        final java.util.concurrent.CountDownLatch beforeDone = new java.util.concurrent.CountDownLatch(100);
+        for (int i = 0; i < 100; i++) {
+            remote.fetchAndAdd(16, 1).subscribe(value -> {
+                before.add(value);
+                beforeDone.countDown();
+            });
+        }
+        handedOver.countDown();
+        await(beforeDone);
+        await(lastDone);
+        final long start = 16 * 31L;
+        assertThat(before).as("the operations handed over first ran first").hasSize(100)
+            .allSatisfy(value -> assertThat(value).isBetween(start + 1, start + 100));
+        assertThat(last.get()).as("the one subscribed on the loop afterwards ran last").isEqualTo(start + 101);
+    }
+
     @Test
     void whatTheDescriptorRulesOutIsRefusedAndTheConnectionCarriesOn() {
         final RemoteRegion readOnly = remote("REMOTE_READ");
