@@ -54,6 +54,11 @@ final class Posting {
     private final AtomicBuffer peerLines;
     /** Credit written straight into the peer's lines this cycle: the peer is told to look at the end of it. */
     private boolean creditWritten;
+    /**
+     * This cycle's batch holds a write into the peer's rings or lines: with direct peer access, the peer is told to
+     * look. A batch of one-sided operations alone is nothing the peer's loop must see: it is not woken for it.
+     */
+    private boolean peerMustLook;
 
     private long receivesPosted;
     int receivesToRepost;
@@ -248,10 +253,11 @@ final class Posting {
                 connection.fail("posting to the queue pair failed: " + PostStatus.name(status));
                 return false;
             }
-            creditWritten = false;
-            if (peerDoorbell != null) {
+            if (peerDoorbell != null && (peerMustLook || creditWritten)) {
                 peerDoorbell.ring(PeerDoorbell.POSTED); // what was posted lands in the peer's memory and completion queue: it looks
             }
+            creditWritten = false;
+            peerMustLook = false;
         } else if (creditWritten) {
             creditWritten = false;
             peerDoorbell.ring(PeerDoorbell.POSTED); // the credit written straight into its lines: it looks
@@ -264,6 +270,7 @@ final class Posting {
     }
 
     void addWrite(final long wrId, final long localAddress, final int length, final long remoteOffset) {
+        peerMustLook = true;
         sends.add(wrId, WorkRequestOpcode.RDMA_WRITE, length <= CheckedWord.LENGTH ? SendFlags.INLINE : 0)
             .sge(localAddress, length, local.lkey())
             .remote(peerAddress + remoteOffset, peerRkey);
@@ -292,6 +299,7 @@ final class Posting {
 
     private void addWriteWithImmediate(final int stream, final long endPosition, final long localAddress,
                                        final int length, final long remoteOffset, final int advance) {
+        peerMustLook = true;
         sends.add(KIND_DATA | ((long) stream << 48) | (endPosition & POSITION_MASK),
                 WorkRequestOpcode.RDMA_WRITE_WITH_IMM, 0)
             .sge(localAddress, length, local.lkey())
