@@ -7,10 +7,15 @@
  *   <li>{@link io.rdmareactive.samples.PingPong}: two processes, one message in flight, round-trip percentiles
  *       measured with HdrHistogram and every echoed byte checked;</li>
  *   <li>{@link io.rdmareactive.samples.SlowConsumer}: a fast producer meets a slow subscriber; the subscriber's
- *       demand, capped by the prefetch, is the credit that holds the producer back, and nothing is dropped.</li>
+ *       demand, capped by the prefetch, is the credit that holds the producer back, and nothing is dropped;</li>
+ *   <li>{@link io.rdmareactive.samples.RemoteLookup}: lookups in a server's hash table with one-sided READs, against
+ *       the same lookups as requestResponse calls, every value checked, with the server's CPU time per lookup;</li>
+ *   <li>{@link io.rdmareactive.samples.SharedCounter}: several processes add to one counter in a server's memory
+ *       with FETCH_AND_ADD, and it ends exactly at processes x increments.</li>
  * </ul>
  *
- * <p>Each runs from Maven with a profile ({@code -Pping-pong}, {@code -Pslow-consumer}) or as a plain {@code main}
+ * <p>Each runs from Maven with a profile ({@code -Pping-pong}, {@code -Pslow-consumer}, {@code -Premote-lookup},
+ * {@code -Pshared-counter}) or as a plain {@code main}
  * with the two flags every rdma-reactive JVM needs: {@code --enable-native-access=ALL-UNNAMED} and
  * {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED}.
  */
