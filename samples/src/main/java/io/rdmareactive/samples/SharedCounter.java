@@ -196,8 +196,7 @@ public final class SharedCounter {
             final boolean[] rising = {true};
             seen[2] = -1;
             // every client waits for the start answer until all have their descriptor, so that they all add at the
-            // same time; the operations are subscribed in that answer's signal, on the connection's event loop, so
-            // the loop posts each one as it is subscribed
+            // same time
             connection.requestResponse(START, Codecs.UTF8_STRING, Codecs.UTF8_STRING)
                 .flatMapMany(go -> {
                     seen[3] = System.nanoTime();
