@@ -209,10 +209,17 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
     private final java.util.concurrent.ConcurrentHashMap<Integer, RemoteRegion.PeerRegion> peerRegions =
         new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** The most regions of the peer's this side keeps a note of: a peer that announces more is not believed. */
+    private static final int MAX_PEER_REGIONS = 65_536;
+
     @Override
     public void onPeerRegionClosed(final int generation) {
-        final RemoteRegion.PeerRegion region = peerRegions.get(generation);
-        if (region != null) { // one this side never used needs no note
+        RemoteRegion.PeerRegion region = peerRegions.get(generation);
+        if (region == null && peerRegions.size() < MAX_PEER_REGIONS) {
+            // a descriptor of it may still be on its way here: noted, so that one made of it later is stale at once
+            region = peerRegions.computeIfAbsent(generation, ignored -> new RemoteRegion.PeerRegion());
+        }
+        if (region != null) {
             region.closed = true;
         }
     }
