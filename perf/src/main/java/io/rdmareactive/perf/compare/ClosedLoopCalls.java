@@ -1,7 +1,5 @@
 package io.rdmareactive.perf.compare;
 
-import io.rdmareactive.Connection;
-import io.rdmareactive.codec.Codecs;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.IdleStrategy;
@@ -15,7 +13,7 @@ import org.agrona.concurrent.IdleStrategy;
  */
 final class ClosedLoopCalls {
 
-    private final Connection[] connections;
+    private final Caller[] callers;
     private final Answers answers;
     private final IdleStrategy idle;
     private final long giveUpNanos;
@@ -34,9 +32,9 @@ final class ClosedLoopCalls {
      * @param callTimeoutNanos the client's request timeout: a call with no outcome a second after it is a hang, and
      *                         fails the point
      */
-    ClosedLoopCalls(final Connection[] connections, final Answers answers, final IdleStrategy idle,
+    ClosedLoopCalls(final Caller[] callers, final Answers answers, final IdleStrategy idle,
                     final long callTimeoutNanos) {
-        this.connections = connections.clone();
+        this.callers = callers.clone();
         this.answers = answers;
         this.idle = idle;
         this.giveUpNanos = callTimeoutNanos + TimeUnit.SECONDS.toNanos(1);
@@ -75,14 +73,14 @@ final class ClosedLoopCalls {
     /** @return the round trip in nanoseconds, or -1 if the call failed */
     private long call() {
         final long current = sequence++;
-        final Connection connection = connections[next];
-        next = next + 1 == connections.length ? 0 : next + 1;
+        final Caller caller = callers[next];
+        next = next + 1 == callers.length ? 0 : next + 1;
         Answers.renumber(request, current);
         final long start = System.nanoTime();
         final long deadline = start + giveUpNanos;
         while (true) {
             final Outcome outcome = new Outcome();
-            connection.requestResponse(request, Codecs.BYTE_ARRAY, Codecs.BYTE_ARRAY).defaultIfEmpty(Answers.NONE)
+            caller.call(request).defaultIfEmpty(Answers.NONE)
                 .subscribe(answer -> {
                     outcome.answer = answer;
                     outcome.state = 1;

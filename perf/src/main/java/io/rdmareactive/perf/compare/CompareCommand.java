@@ -29,12 +29,12 @@ import picocli.CommandLine.Option;
 public final class CompareCommand implements Callable<Integer> {
 
     static final List<String> ALL_TRANSPORTS = List.of("aeron-ipc", "aeron-udp", "rr-shm-raw", "rr-shm-flux",
-        "netty-tcp", "rr-verbs-raw", "rr-verbs-flux");
+        "netty-tcp", "rsocket-tcp", "rr-verbs-raw", "rr-verbs-flux");
 
     @Option(names = {"-t", "--transports"}, split = ",", paramLabel = "NAME",
         description = "Transports, in order (default: ${DEFAULT-VALUE}; the verbs ones are skipped, saying why, "
             + "where no RDMA device is usable)",
-        defaultValue = "aeron-ipc,aeron-udp,rr-shm-raw,rr-shm-flux,netty-tcp,rr-verbs-raw,rr-verbs-flux")
+        defaultValue = "aeron-ipc,aeron-udp,rr-shm-raw,rr-shm-flux,netty-tcp,rsocket-tcp,rr-verbs-raw,rr-verbs-flux")
     List<String> transports;
 
     @Option(names = {"-w", "--workloads"}, split = ",", paramLabel = "NAME",

@@ -2,6 +2,7 @@ package io.rdmareactive.perf.compare;
 
 import io.rdmareactive.perf.compare.transport.AeronTransport;
 import io.rdmareactive.perf.compare.transport.NettyTcpTransport;
+import io.rdmareactive.perf.compare.transport.RSocketTransport;
 import io.rdmareactive.perf.compare.transport.RawSpiTransport;
 import io.rdmareactive.perf.compare.transport.ReactiveTransport;
 import io.rdmareactive.perf.compare.transport.Transport;
@@ -73,7 +74,7 @@ final class Comparison {
                 out.print(Tables.latency(results));
             }
             if (settings.workloads().contains(Settings.REQUEST_RESPONSE)) {
-                requestResponse(reactive(transports, Settings.REQUEST_RESPONSE));
+                requestResponse(calling(transports));
                 out.print(Tables.requestResponse(results));
             }
             if (settings.workloads().contains(Settings.THROUGHPUT)) {
@@ -135,6 +136,7 @@ final class Comparison {
             case "rr-shm-raw" -> new RawSpiTransport("shm", settings.idle(), scratch.resolve("shm"), null);
             case "rr-shm-flux" -> new ReactiveTransport("shm", settings.idle(), scratch.resolve("shm"), null);
             case "netty-tcp" -> new NettyTcpTransport();
+            case "rsocket-tcp" -> new RSocketTransport();
             case "rr-verbs-raw", "rr-verbs-flux" -> verbs(name);
             default -> throw new IllegalArgumentException("unknown transport " + name);
         };
@@ -227,15 +229,36 @@ final class Comparison {
         return reactive;
     }
 
-    private void requestResponse(final List<ReactiveTransport> transports) {
+    /**
+     * @return the transports of the run that offer request/response: rdma-reactive's public API and RSocket; the
+     *     others (Aeron, TCP, the raw SPI) are skipped, saying why
+     */
+    private List<Transport> calling(final Map<String, Transport> transports) {
+        final List<Transport> calling = new ArrayList<>();
+        for (final Transport transport : transports.values()) {
+            if (transport instanceof ReactiveTransport || transport instanceof RSocketTransport) {
+                calling.add(transport);
+            }
+        }
+        if (calling.isEmpty()) {
+            results.failures.add(new Results.Failure("rr-shm-flux", Settings.REQUEST_RESPONSE, SKIPPED
+                + "request-response needs a transport with request/response: add rr-shm-flux, rr-verbs-flux or "
+                + "rsocket-tcp to --transports"));
+        }
+        return calling;
+    }
+
+    private void requestResponse(final List<Transport> transports) {
         final long point = 2 * pointMillis();
         try (Progress progress = new Progress("request-response", point * transports.size()
             * settings.rrSizes().size())) {
-            for (final ReactiveTransport transport : transports) {
+            for (final Transport transport : transports) {
                 for (final int size : settings.rrSizes()) {
                     final Progress.Point at = progress.point(transport.name() + " " + Report.bytes(size), point);
                     try {
-                        results.requestResponse.addAll(RequestResponseWorkload.run(transport, size, settings, at));
+                        results.requestResponse.addAll(transport instanceof RSocketTransport rsocket
+                            ? RequestResponseWorkload.run(rsocket, size, settings, at)
+                            : RequestResponseWorkload.run((ReactiveTransport) transport, size, settings, at));
                     } catch (final Exception | Error ex) {
                         fail(transport, "request-response " + Report.bytes(size), ex);
                     }

@@ -58,7 +58,7 @@ final class ConnectionsWorkload {
                 settings.connectionsOpen(), connections);
             openSeconds = (System.nanoTime() - openStart) / 1e9;
             if (failure == null) {
-                final ClosedLoopCalls loop = new ClosedLoopCalls(connections.toArray(Connection[]::new), answers,
+                final ClosedLoopCalls loop = new ClosedLoopCalls(connections.stream().map(Caller::of).toArray(Caller[]::new), answers,
                     settings.idle().newStrategy(), RequestResponseWorkload.CALL_TIMEOUT.toNanos());
                 loop.run(settings.warmUp().toNanos(), null, progress, 0);
                 final Histogram histogram = new Histogram(PingPongWorkload.HIGHEST_NANOS, 3);

@@ -2,7 +2,7 @@ package io.rdmareactive.perf.compare;
 
 import io.rdmareactive.Connection;
 import io.rdmareactive.DisposableServer;
-import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.perf.compare.transport.RSocketTransport;
 import io.rdmareactive.perf.compare.transport.ReactiveTransport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,8 +49,9 @@ final class RequestResponseWorkload {
         try {
             connection = endpoints.client().requestTimeout(CALL_TIMEOUT).connect().block(SETUP_TIMEOUT);
             final List<Results.RequestResponse> results = new ArrayList<>();
-            results.add(oneInFlight(transport.name(), connection, size, settings, progress));
-            results.add(inFlight(transport.name(), connection, size, settings, progress,
+            final Caller caller = Caller.of(connection);
+            results.add(oneInFlight(transport.name(), caller, size, settings, progress));
+            results.add(inFlight(transport.name(), caller, size, settings, progress,
                 settings.warmUp().toMillis() + settings.duration().toMillis()));
             return results;
         } finally {
@@ -58,11 +59,24 @@ final class RequestResponseWorkload {
         }
     }
 
-    private static Results.RequestResponse oneInFlight(final String transport, final Connection connection,
+    /** @return the one-in-flight and the N-in-flight result at {@code size}, over RSocket's requestResponse */
+    static List<Results.RequestResponse> run(final RSocketTransport transport, final int size,
+                                             final Settings settings, final Progress.Point progress)
+        throws Exception {
+        try (RSocketTransport.Calls calls = transport.calls(SETUP_TIMEOUT)) {
+            final List<Results.RequestResponse> results = new ArrayList<>();
+            results.add(oneInFlight(transport.name(), calls::call, size, settings, progress));
+            results.add(inFlight(transport.name(), calls::call, size, settings, progress,
+                settings.warmUp().toMillis() + settings.duration().toMillis()));
+            return results;
+        }
+    }
+
+    private static Results.RequestResponse oneInFlight(final String transport, final Caller caller,
                                                        final int size, final Settings settings,
                                                        final Progress.Point progress) {
         final Answers answers = new Answers(size);
-        final ClosedLoopCalls calls = new ClosedLoopCalls(new Connection[] {connection}, answers,
+        final ClosedLoopCalls calls = new ClosedLoopCalls(new Caller[] {caller}, answers,
             settings.idle().newStrategy(), CALL_TIMEOUT.toNanos());
         calls.run(settings.warmUp().toNanos(), null, progress, 0);
         final Histogram histogram = new Histogram(PingPongWorkload.HIGHEST_NANOS, 3);
@@ -74,7 +88,7 @@ final class RequestResponseWorkload {
             answers);
     }
 
-    private static Results.RequestResponse inFlight(final String transport, final Connection connection,
+    private static Results.RequestResponse inFlight(final String transport, final Caller caller,
                                                     final int size, final Settings settings,
                                                     final Progress.Point progress, final long progressBase)
         throws Exception {
@@ -93,7 +107,7 @@ final class RequestResponseWorkload {
                 sink.complete();
             }
             return sequence + 1;
-        }).flatMap(sequence -> call(connection, answers, sequence, refused, retryUntil), concurrency, 1)
+        }).flatMap(sequence -> call(caller, answers, sequence, refused, retryUntil), concurrency, 1)
             .doOnNext(roundTrip -> { // flatMap hands these on one at a time: the histogram needs no lock
                 final long now = System.nanoTime();
                 if (now >= measureStart && now < end) {
@@ -121,10 +135,10 @@ final class RequestResponseWorkload {
     }
 
     /** @return one call: its round trip in nanoseconds once answered (and checked), or empty if it failed */
-    private static Mono<Long> call(final Connection connection, final Answers answers, final long sequence,
+    private static Mono<Long> call(final Caller caller, final Answers answers, final long sequence,
                                    final RefusedCalls refused, final long retryUntil) {
         final byte[] request = answers.request(sequence);
-        return Mono.defer(() -> attempt(connection, answers, request, sequence, System.nanoTime(), false, refused,
+        return Mono.defer(() -> attempt(caller, answers, request, sequence, System.nanoTime(), false, refused,
             retryUntil));
     }
 
@@ -134,10 +148,10 @@ final class RequestResponseWorkload {
      *
      * @param again whether the call was refused before
      */
-    private static Mono<Long> attempt(final Connection connection, final Answers answers, final byte[] request,
+    private static Mono<Long> attempt(final Caller caller, final Answers answers, final byte[] request,
                                       final long sequence, final long issued, final boolean again,
                                       final RefusedCalls refused, final long retryUntil) {
-        return connection.requestResponse(request, Codecs.BYTE_ARRAY, Codecs.BYTE_ARRAY)
+        return caller.call(request)
             .defaultIfEmpty(Answers.NONE)
             .map(answer -> {
                 final long roundTrip = System.nanoTime() - issued;
@@ -147,7 +161,7 @@ final class RequestResponseWorkload {
             .doOnNext(roundTrip -> refused.wake()) // before flatMap, told of the end, issues a new call
             .onErrorResume(error -> {
                 if (answers.refusal(error) && System.nanoTime() < retryUntil) {
-                    return refused.turn(again).then(Mono.defer(() -> attempt(connection, answers, request,
+                    return refused.turn(again).then(Mono.defer(() -> attempt(caller, answers, request,
                         sequence, issued, true, refused, retryUntil)));
                 }
                 answers.failed(error);

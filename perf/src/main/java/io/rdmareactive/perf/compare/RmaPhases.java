@@ -88,7 +88,7 @@ final class RmaPhases {
             connection = reactive.client(address, size).requestTimeout(TIMEOUT).connect()
                 .block(RequestResponseWorkload.SETUP_TIMEOUT);
             final Answers answers = new Answers(size);
-            final ClosedLoopCalls calls = new ClosedLoopCalls(new Connection[] {connection}, answers,
+            final ClosedLoopCalls calls = new ClosedLoopCalls(new Caller[] {Caller.of(connection)}, answers,
                 settings.idle().newStrategy(), TIMEOUT.toNanos());
             calls.run(settings.warmUp().toNanos(), null, at, 0);
             final Histogram histogram = new Histogram(PingPongWorkload.HIGHEST_NANOS, 3);

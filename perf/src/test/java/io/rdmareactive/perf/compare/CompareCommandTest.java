@@ -23,7 +23,7 @@ class CompareCommandTest {
     void theDefaultsCompareEveryTransportInAFewMinutes() {
         final Settings settings = parse();
         assertThat(settings.transports()).containsExactly("aeron-ipc", "aeron-udp", "rr-shm-raw", "rr-shm-flux",
-            "netty-tcp", "rr-verbs-raw", "rr-verbs-flux");
+            "netty-tcp", "rsocket-tcp", "rr-verbs-raw", "rr-verbs-flux");
         assertThat(settings.workloads()).containsExactly("ping-pong", "throughput", "backpressure",
             "request-response", "connections");
         assertThat(settings.pingSizes()).containsExactly(32, 256, 4096, 65536);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.Connection;
 import io.rdmareactive.perf.compare.transport.Idle;
+import io.rdmareactive.perf.compare.transport.RSocketTransport;
 import io.rdmareactive.perf.compare.transport.ReactiveTransport;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -55,6 +56,23 @@ class NewWorkloadsSmokeTest {
                 }
                 // the closed loop makes at least one call in its window, whatever the machine's speed
                 assertThat(results.get(0).calls()).isPositive();
+            }
+        }
+    }
+
+    @Test
+    void rsocketRequestResponseAnswersEveryCallWithItsOwnBytes() throws Exception {
+        try (RSocketTransport transport = new RSocketTransport()) {
+            for (final int size : new int[] {32, 70_000}) {
+                final List<Results.RequestResponse> results = RequestResponseWorkload.run(transport, size,
+                    settings(), ms -> { });
+                assertThat(results).extracting(Results.RequestResponse::inFlight).containsExactly(1, 16);
+                for (final Results.RequestResponse rr : results) {
+                    assertThat(rr.transport()).isEqualTo("rsocket-tcp");
+                    assertThat(rr.checked()).as(rr.mode() + " answers checked at " + size).isPositive();
+                    assertThat(rr.wrongAnswers()).as(rr.mode() + " wrong answers").isZero();
+                    assertThat(rr.failedCalls()).as(rr.mode() + " failed calls: " + rr.firstFailure()).isZero();
+                }
             }
         }
     }

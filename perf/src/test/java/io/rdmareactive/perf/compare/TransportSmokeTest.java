@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmareactive.perf.compare.transport.AeronTransport;
 import io.rdmareactive.perf.compare.transport.Idle;
 import io.rdmareactive.perf.compare.transport.NettyTcpTransport;
+import io.rdmareactive.perf.compare.transport.RSocketTransport;
 import io.rdmareactive.perf.compare.transport.RawSpiTransport;
 import io.rdmareactive.perf.compare.transport.ReactiveTransport;
 import io.rdmareactive.perf.compare.transport.Transport;
@@ -37,12 +38,13 @@ class TransportSmokeTest {
             case "aeron-udp" -> new AeronTransport(true, Idle.BACKOFF, directory);
             case "rr-shm-raw" -> new RawSpiTransport("shm", Idle.BACKOFF, directory.resolve("shm"), null);
             case "rr-shm-flux" -> new ReactiveTransport("shm", Idle.BACKOFF, directory.resolve("shm"), null);
+            case "rsocket-tcp" -> new RSocketTransport();
             default -> new NettyTcpTransport();
         };
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"aeron-ipc", "aeron-udp", "rr-shm-raw", "rr-shm-flux", "netty-tcp"})
+    @ValueSource(strings = {"aeron-ipc", "aeron-udp", "rr-shm-raw", "rr-shm-flux", "netty-tcp", "rsocket-tcp"})
     void everyMessageArrivesOnceInOrder(final String name) throws Exception {
         try (Transport transport = transport(name)) {
             assertThat(transport.name()).isEqualTo(name);
