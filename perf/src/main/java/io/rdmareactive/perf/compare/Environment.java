@@ -59,8 +59,69 @@ final class Environment {
                 + availability.reason());
         }
         map.put("rdmaProviders", providers);
-        map.put("rdmaDevices", rdmaInfo());
+        final String devices = rdmaInfo();
+        map.put("rdmaDevices", devices);
+        map.put("rdmaCore", packageVersion("rdma-core") + " (libibverbs1 " + packageVersion("libibverbs1")
+            + ", ibverbs-providers " + packageVersion("ibverbs-providers") + ")");
+        map.put("perftest", packageVersion("perftest"));
+        map.put("emulation", emulation(devices));
+        map.put("commit", commit());
         return map;
+    }
+
+    /** @return the repository's commit the run was made from (with "+changes" when the tree differs), or why not */
+    static String commit() {
+        final String head = run("git", "rev-parse", "HEAD");
+        if (head == null || head.isBlank()) {
+            return "unknown (not run from a git checkout of the project)";
+        }
+        final String changes = run("git", "status", "--porcelain", "--untracked-files=no");
+        return head.trim() + (changes != null && !changes.isBlank() ? "+changes" : "");
+    }
+
+    /** @return the Debian package's installed version, or "not installed" */
+    static String packageVersion(final String name) {
+        final String version = run("dpkg-query", "-W", "-f=${Version}", name);
+        return version == null || version.isBlank() ? "not installed" : version.trim();
+    }
+
+    /**
+     * @return whether what was measured ran under emulation: a virtual machine (the CPU's hypervisor flag) and a
+     *     software RDMA device (Soft-RoCE {@code rxe}, soft-iWARP {@code siw}) or none
+     */
+    static String emulation(final String devices) {
+        boolean hypervisor;
+        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+            hypervisor = lines.anyMatch(line -> line.startsWith("flags") && line.contains(" hypervisor"));
+        } catch (final IOException | RuntimeException ex) {
+            hypervisor = false;
+        }
+        final String machine = hypervisor ? "a virtual machine (the CPU reports a hypervisor)" : "bare metal, as far "
+            + "as the CPU tells";
+        final String rdma = devices.contains("\n  none:") ? "no RDMA device: shared memory only"
+            : devices.contains("\n  rxe") ? "RDMA devices emulated in software (Soft-RoCE, rxe)"
+            : devices.contains("\n  siw") ? "RDMA devices emulated in software (soft-iWARP, siw)"
+            : "RDMA adapters (hardware)";
+        return machine + "; " + rdma;
+    }
+
+    /** @return what the command printed, or null if it could not run or failed within 5 s */
+    private static String run(final String... command) {
+        try {
+            final Process process = new ProcessBuilder(command).redirectErrorStream(false).start();
+            process.getOutputStream().close();
+            final byte[] out = process.getInputStream().readAllBytes();
+            if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) || process.exitValue() != 0) {
+                process.destroyForcibly();
+                return null;
+            }
+            return new String(out, StandardCharsets.UTF_8);
+        } catch (final IOException ex) {
+            return null;
+        } catch (final InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     static String cpuModel() {

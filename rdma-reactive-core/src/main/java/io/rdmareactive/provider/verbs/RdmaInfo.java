@@ -45,10 +45,10 @@ public final class RdmaInfo {
                 device.maxSge(), device.maxCompletionQueues(), device.maxCqe(), device.maxMrSize(),
                 device.maxReadAtoms(), device.maxInitiatorReadAtoms());
             for (final VerbsDeviceProbe.Port port : device.ports()) {
-                out.printf(Locale.ROOT, "    port %d: %s, %s, active MTU %d (max %d), LID %d, max message %d%n",
+                out.printf(Locale.ROOT, "    port %d: %s, %s, active MTU %d (max %d), %s, LID %d, max message %d%n",
                     port.number(), port.stateName(), port.linkLayerName(),
                     VerbsDeviceProbe.Port.mtuBytes(port.activeMtu()), VerbsDeviceProbe.Port.mtuBytes(port.maxMtu()),
-                    port.lid(), port.maxMessageSize());
+                    port.speedName(), port.lid(), port.maxMessageSize());
                 for (final String gid : port.gids()) {
                     out.println("      GID " + gid);
                 }

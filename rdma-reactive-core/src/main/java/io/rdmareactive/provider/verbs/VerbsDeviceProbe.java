@@ -29,7 +29,42 @@ final class VerbsDeviceProbe {
 
     /** One port of a device. */
     record Port(int number, int state, int activeMtu, int maxMtu, int linkLayer, int lid, int gidTableLength,
-                long maxMessageSize, List<String> gids) {
+                long maxMessageSize, int activeWidth, int activeSpeed, List<String> gids) {
+
+        /** @return the lanes of {@code ibv_port_attr.active_width} (1, 4, 8, 12, 2), or 0 if unknown */
+        int lanes() {
+            return switch (activeWidth) {
+                case 1 -> 1;
+                case 2 -> 4;
+                case 4 -> 8;
+                case 8 -> 12;
+                case 16 -> 2;
+                default -> 0;
+            };
+        }
+
+        /** @return the signalling rate of one lane of {@code ibv_port_attr.active_speed}, in Gb/s, or 0 if unknown */
+        double laneGbps() {
+            return switch (activeSpeed) {
+                case 1 -> 2.5;      // SDR
+                case 2 -> 5.0;      // DDR
+                case 4, 8 -> 10.0;  // QDR, FDR10
+                case 16 -> 14.0625; // FDR
+                case 32 -> 25.78125; // EDR
+                case 64 -> 50.0;    // HDR
+                case 128 -> 100.0;  // NDR
+                default -> 0;
+            };
+        }
+
+        /** @return the port's speed as {@code ibv_devinfo} reckons it, e.g. {@code 4x 25.8 Gb/s = 103.1 Gb/s} */
+        String speedName() {
+            if (lanes() == 0 || laneGbps() == 0) {
+                return "speed unknown (width code " + activeWidth + ", speed code " + activeSpeed + ")";
+            }
+            return String.format(java.util.Locale.ROOT, "%dx %.1f Gb/s = %.1f Gb/s", lanes(), laneGbps(),
+                lanes() * laneGbps());
+        }
 
         boolean isActive() {
             return state == PORT_ACTIVE;
@@ -205,7 +240,8 @@ final class VerbsDeviceProbe {
             }
             ports.add(new Port(p, pa.intAt("state"), pa.intAt("active_mtu"), pa.intAt("max_mtu"),
                 Byte.toUnsignedInt(pa.byteAt("link_layer")), Short.toUnsignedInt(pa.shortAt("lid")), gidTable,
-                Integer.toUnsignedLong(pa.intAt("max_msg_sz")), List.copyOf(gids)));
+                Integer.toUnsignedLong(pa.intAt("max_msg_sz")), Byte.toUnsignedInt(pa.byteAt("active_width")),
+                Byte.toUnsignedInt(pa.byteAt("active_speed")), List.copyOf(gids)));
         }
         final byte[] fw = attr.asSlice(0, 64).toArray(JAVA_BYTE);
         int end = 0;

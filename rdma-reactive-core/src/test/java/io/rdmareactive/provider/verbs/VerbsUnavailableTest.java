@@ -55,7 +55,8 @@ class VerbsUnavailableTest {
         assertThatThrownBy(() -> none.choose(Optional.empty())).isInstanceOf(VerbsUnavailableException.class)
             .hasMessage("there is no RDMA device");
 
-        final VerbsDeviceProbe.Port down = new VerbsDeviceProbe.Port(1, 1, 3, 5, 2, 0, 16, 1L << 31, List.of());
+        final VerbsDeviceProbe.Port down = new VerbsDeviceProbe.Port(1, 1, 3, 5, 2, 0, 16, 1L << 31, 2, 32,
+            List.of());
         final VerbsDeviceProbe.Device device = new VerbsDeviceProbe.Device("mlx5_0", MemorySegment.NULL, "16.35",
             0, 0x02c9, 4123, 1, 1, 1, 1, 1, 1, 1, 1, 1, List.of(down));
         final VerbsDeviceProbe.Result portDown = new VerbsDeviceProbe.Result(List.of(device), null);
