@@ -1,0 +1,200 @@
+package io.rdmareactive.samples;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * A ring all-reduce of float vectors between processes, measured as nccl-tests' all_reduce_perf measures NCCL's:
+ * {@code --processes} ranks (this process is rank 0 and starts the others as child JVMs) each hold a vector whose
+ * elements are small integers made from the rank and the index, and sum them element by element so that every rank
+ * ends with the sum ({@link RingAllReduce}: reduce-scatter, then all-gather, each chunk pipelined in slices). Each
+ * rank sends to its right neighbour on an rdma-reactive connection and receives from its left one
+ * ({@link RdmaRingLink}). For each size from {@code --min-bytes} to {@code --max-bytes} rank 0 prints a row of
+ * nccl-tests' table: time (the greatest over the ranks of each one's average), algbw, busbw, and the elements that
+ * differed from the sum each rank computed itself ({@link AllReduceBench}).
+ *
+ * <pre>
+ *   ./mvnw -q -pl samples -am -Pall-reduce -DskipTests package
+ *   ./mvnw -q -pl samples -am -Pall-reduce -DskipTests package -Dsample.args="--processes=8 --max-bytes=256M"
+ * </pre>
+ *
+ * It exits 0 only when every element on every rank was right. A rank other than 0 is this class with
+ * {@code --role=rank}; rank 0 starts them itself.
+ */
+public final class AllReduce {
+
+    static final String USAGE = "use --processes=2..8 --min-bytes=N --max-bytes=N (K, M, G allowed) "
+        + "--step-factor=N --iterations=N --warmup-iterations=N --slice-bytes=N --idle=STRATEGY [--directory=PATH]";
+    static final String PASSED = "all-reduce: every element on every rank was right";
+    private static final Set<String> OPTIONS = Set.of("role", "rank", "address", "processes", "min-bytes",
+        "max-bytes", "step-factor", "iterations", "warmup-iterations", "slice-bytes", "idle", "directory");
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+    private static final String RANK_DONE = "rank done: ";
+
+    private AllReduce() {
+    }
+
+    public static void main(final String[] args) throws Exception {
+        int status;
+        try {
+            status = run(args, System.out);
+        } catch (final IllegalArgumentException ex) {
+            System.err.println("all-reduce: " + ex.getMessage());
+            status = 2;
+        }
+        System.out.flush();
+        System.exit(status);
+    }
+
+    /**
+     * Runs rank 0 and starts the others, or (with {@code --role=rank}) runs one of the others.
+     *
+     * @return 0 when every element on every rank was right, 1 otherwise
+     */
+    static int run(final String[] args, final PrintStream out) throws Exception {
+        final AllReduceSettings settings = AllReduceSettings.parse(SampleArguments.parse(args, OPTIONS, USAGE));
+        return settings.role().equals("rank") ? rank(settings, out) : lead(settings, out);
+    }
+
+    private static int lead(final AllReduceSettings settings, final PrintStream out) throws Exception {
+        final String address = "all-reduce-" + ProcessHandle.current().pid();
+        out.printf(Locale.ROOT, "# rdma-reactive all-reduce: %d processes in a ring over shared memory (shm), float "
+                + "sum, slices of %d B, %d warm-up and %d timed iterations per size, idle strategy '%s'%n",
+            settings.processes(), settings.sliceBytes(), settings.warmups(), settings.iterations(), settings.idle());
+        final List<ChildJvm> ranks = new ArrayList<>();
+        final List<AllReduceRow> rows = new ArrayList<>();
+        boolean passed;
+        try {
+            for (int rank = 1; rank < settings.processes(); rank++) {
+                ranks.add(ChildJvm.start(AllReduce.class, List.of("-Xmx" + settings.childHeapMegabytes() + "m"),
+                    settings.rankArguments(rank, address), "  [rank " + rank + "] ", out));
+            }
+            out.println(AllReduceRow.HEADER);
+            final long wrongHere = runRank(settings, 0, address, row -> {
+                rows.add(row);
+                out.println(row.line());
+            });
+            passed = wrongHere == 0;
+        } catch (final IllegalStateException ex) {
+            out.println("rank 0 FAILED: " + ex + (ex.getCause() == null ? "" : ", caused by " + ex.getCause()));
+            passed = false;
+        }
+        for (int rank = 1; rank <= ranks.size(); rank++) {
+            final int status = ranks.get(rank - 1).awaitExit(PATIENCE);
+            if (status != 0) {
+                out.println("rank " + rank + " FAILED: exit status " + status);
+                passed = false;
+            }
+        }
+        for (final ChildJvm rank : ranks) {
+            rank.close();
+        }
+        final long wrong = rows.stream().mapToLong(AllReduceRow::wrong).sum();
+        passed &= wrong == 0 && !rows.isEmpty();
+        out.printf(Locale.ROOT, "# Out of bounds values : %d %s%n", wrong, wrong == 0 ? "OK" : "WRONG");
+        out.printf(Locale.ROOT, "# Avg bus bandwidth    : %.3f%n",
+            rows.stream().mapToDouble(AllReduceRow::busbw).average().orElse(0));
+        out.println(passed ? PASSED : "all-reduce: FAILED");
+        return passed ? 0 : 1;
+    }
+
+    private static int rank(final AllReduceSettings settings, final PrintStream out) throws Exception {
+        // started by rank 0: go away with it
+        ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> System.exit(3)));
+        final long[] sizes = {0};
+        final long wrong = runRank(settings, settings.rank(), settings.address(), row -> sizes[0]++);
+        out.printf(Locale.ROOT, "%s%d sizes, %d elements wrong%n", RANK_DONE, sizes[0], wrong);
+        return wrong == 0 ? 0 : 1;
+    }
+
+    /** @return the elements this rank found wrong */
+    private static long runRank(final AllReduceSettings settings, final int rank, final String address,
+                                final Consumer<AllReduceRow> rows) throws InterruptedException {
+        final String[] addresses = new String[settings.processes()];
+        for (int r = 0; r < addresses.length; r++) {
+            addresses[r] = address + "-" + r;
+        }
+        try (RdmaRingLink link = RdmaRingLink.open(addresses, rank, settings.directory(), settings.idle(),
+            settings.sliceBytes(), PATIENCE)) {
+            return new AllReduceBench(rank, settings.processes(), settings.sliceBytes() / Float.BYTES, link)
+                .run(settings.minBytes(), settings.maxBytes(), settings.stepFactor(), settings.warmups(),
+                    settings.iterations(), rows);
+        }
+    }
+
+    /** The options; a rank's are rank 0's, passed on. */
+    record AllReduceSettings(String role, int rank, String address, int processes, long minBytes, long maxBytes,
+                             int stepFactor, int iterations, int warmups, int sliceBytes, String idle,
+                             Path directory) {
+
+        static AllReduceSettings parse(final SampleArguments arguments) {
+            final String role = arguments.string("role", "lead");
+            if (!role.equals("lead") && !role.equals("rank")) {
+                throw new IllegalArgumentException("--role is lead or rank, not '" + role + "'");
+            }
+            final int processes = arguments.integer("processes", 4, 2, 8);
+            final long minBytes = bytes(arguments, "min-bytes", 8);
+            final long maxBytes = bytes(arguments, "max-bytes", 64L << 20);
+            if (minBytes % Float.BYTES != 0 || maxBytes < minBytes || maxBytes > 512L << 20) {
+                throw new IllegalArgumentException("--min-bytes is a multiple of 4, --max-bytes at least that and at "
+                    + "most 512M");
+            }
+            final int sliceBytes = (int) bytes(arguments, "slice-bytes", 256 << 10);
+            if (sliceBytes % Float.BYTES != 0 || sliceBytes < 64 || sliceBytes > 4 << 20) {
+                throw new IllegalArgumentException("--slice-bytes is a multiple of 4 from 64 to 4M");
+            }
+            final String directory = arguments.string("directory", null);
+            return new AllReduceSettings(role, arguments.integer("rank", 0, 0, processes - 1),
+                arguments.string("address", null), processes, minBytes, maxBytes,
+                arguments.integer("step-factor", 2, 2, 1024), arguments.integer("iterations", 20, 1, 1_000_000),
+                arguments.integer("warmup-iterations", 5, 0, 1_000_000), sliceBytes, arguments.idle("backoff"),
+                directory == null ? null : Path.of(directory));
+        }
+
+        /** @return the arguments of rank {@code rank}'s JVM */
+        List<String> rankArguments(final int rank, final String address) {
+            final List<String> arguments = new ArrayList<>(List.of("--role=rank", "--rank=" + rank,
+                "--address=" + address, "--processes=" + processes, "--min-bytes=" + minBytes,
+                "--max-bytes=" + maxBytes, "--step-factor=" + stepFactor, "--iterations=" + iterations,
+                "--warmup-iterations=" + warmups, "--slice-bytes=" + sliceBytes, "--idle=" + idle));
+            if (directory != null) {
+                arguments.add("--directory=" + directory);
+            }
+            return arguments;
+        }
+
+        /** @return a rank's heap: its input and output vectors, and room for the rest */
+        long childHeapMegabytes() {
+            return 2 * maxBytes / (1 << 20) + 160;
+        }
+
+        private static long bytes(final SampleArguments arguments, final String key, final long otherwise) {
+            final String value = arguments.string(key, null);
+            if (value == null) {
+                return otherwise;
+            }
+            final int shift = switch (value.charAt(value.length() - 1)) {
+                case 'K', 'k' -> 10;
+                case 'M', 'm' -> 20;
+                case 'G', 'g' -> 30;
+                default -> 0;
+            };
+            try {
+                final long number = Long.parseLong(shift == 0 ? value : value.substring(0, value.length() - 1));
+                if (number < 1 || number > (1L << 40) >> shift) {
+                    throw new NumberFormatException();
+                }
+                return number << shift;
+            } catch (final NumberFormatException ex) {
+                throw new IllegalArgumentException("--" + key + " is a positive number of bytes (K, M, G allowed), "
+                    + "not '" + value + "'");
+            }
+        }
+    }
+}
