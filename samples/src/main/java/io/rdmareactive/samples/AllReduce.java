@@ -30,10 +30,10 @@ import java.util.function.Consumer;
 public final class AllReduce {
 
     static final String USAGE = "use --processes=2..8 --min-bytes=N --max-bytes=N (K, M, G allowed) "
-        + "--step-factor=N --iterations=N --warmup-iterations=N --slice-bytes=N --idle=STRATEGY [--directory=PATH]";
+        + "--step-factor=N --iterations=N --warmup-iterations=N --jit-warmup-iterations=N --slice-bytes=N --idle=STRATEGY [--directory=PATH]";
     static final String PASSED = "all-reduce: every element on every rank was right";
     private static final Set<String> OPTIONS = Set.of("role", "rank", "address", "processes", "min-bytes",
-        "max-bytes", "step-factor", "iterations", "warmup-iterations", "slice-bytes", "idle", "directory");
+        "max-bytes", "step-factor", "iterations", "warmup-iterations", "jit-warmup-iterations", "slice-bytes", "idle", "directory");
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final String RANK_DONE = "rank done: ";
 
@@ -65,8 +65,9 @@ public final class AllReduce {
     private static int lead(final AllReduceSettings settings, final PrintStream out) throws Exception {
         final String address = "all-reduce-" + ProcessHandle.current().pid();
         out.printf(Locale.ROOT, "# rdma-reactive all-reduce: %d processes in a ring over shared memory (shm), float "
-                + "sum, slices of %d B, %d warm-up and %d timed iterations per size, idle strategy '%s'%n",
-            settings.processes(), settings.sliceBytes(), settings.warmups(), settings.iterations(), settings.idle());
+                + "sum, slices of %d B, %d warm-up and %d timed iterations per size (after %d of the smallest for the "
+                + "JIT), idle strategy '%s'%n", settings.processes(), settings.sliceBytes(), settings.warmups(),
+            settings.iterations(), settings.jitWarmups(), settings.idle());
         final List<ChildJvm> ranks = new ArrayList<>();
         final List<AllReduceRow> rows = new ArrayList<>();
         boolean passed;
@@ -123,14 +124,15 @@ public final class AllReduce {
         try (RdmaRingLink link = RdmaRingLink.open(addresses, rank, settings.directory(), settings.idle(),
             settings.sliceBytes(), PATIENCE)) {
             return new AllReduceBench(rank, settings.processes(), settings.sliceBytes() / Float.BYTES, link)
-                .run(settings.minBytes(), settings.maxBytes(), settings.stepFactor(), settings.warmups(),
-                    settings.iterations(), rows);
+                .run(settings.minBytes(), settings.maxBytes(), settings.stepFactor(), settings.jitWarmups(),
+                    settings.warmups(), settings.iterations(), rows);
         }
     }
 
     /** The options; a rank's are rank 0's, passed on. */
     record AllReduceSettings(String role, int rank, String address, int processes, long minBytes, long maxBytes,
-                             int stepFactor, int iterations, int warmups, int sliceBytes, String idle,
+                             int stepFactor, int iterations, int warmups, int jitWarmups, int sliceBytes,
+                             String idle,
                              Path directory) {
 
         static AllReduceSettings parse(final SampleArguments arguments) {
@@ -153,7 +155,8 @@ public final class AllReduce {
             return new AllReduceSettings(role, arguments.integer("rank", 0, 0, processes - 1),
                 arguments.string("address", null), processes, minBytes, maxBytes,
                 arguments.integer("step-factor", 2, 2, 1024), arguments.integer("iterations", 20, 1, 1_000_000),
-                arguments.integer("warmup-iterations", 5, 0, 1_000_000), sliceBytes, arguments.idle("backoff"),
+                arguments.integer("warmup-iterations", 5, 0, 1_000_000),
+                arguments.integer("jit-warmup-iterations", 1000, 0, 1_000_000), sliceBytes, arguments.idle("backoff"),
                 directory == null ? null : Path.of(directory));
         }
 
@@ -162,7 +165,8 @@ public final class AllReduce {
             final List<String> arguments = new ArrayList<>(List.of("--role=rank", "--rank=" + rank,
                 "--address=" + address, "--processes=" + processes, "--min-bytes=" + minBytes,
                 "--max-bytes=" + maxBytes, "--step-factor=" + stepFactor, "--iterations=" + iterations,
-                "--warmup-iterations=" + warmups, "--slice-bytes=" + sliceBytes, "--idle=" + idle));
+                "--warmup-iterations=" + warmups, "--jit-warmup-iterations=" + jitWarmups,
+                "--slice-bytes=" + sliceBytes, "--idle=" + idle));
             if (directory != null) {
                 arguments.add("--directory=" + directory);
             }

@@ -33,20 +33,25 @@ final class AllReduceBench {
     }
 
     /**
-     * Runs every size, from {@code minBytes} to {@code maxBytes}, each {@code factor} times the one before. Every rank
-     * calls it with the same arguments.
+     * Runs every size, from {@code minBytes} to {@code maxBytes}, each {@code factor} times the one before, after
+     * {@code jitWarmups} untimed runs of the smallest size (a JVM runs its first thousands of calls interpreted, which
+     * would otherwise show as the small sizes' times). Every rank calls it with the same arguments.
      *
      * @param rows on rank 0, given each size's result over all ranks; on the others, this rank's own
      * @return the elements this rank found wrong, over every size
      */
-    long run(final long minBytes, final long maxBytes, final int factor, final int warmups, final int iterations,
-             final Consumer<AllReduceRow> rows) throws InterruptedException {
+    long run(final long minBytes, final long maxBytes, final int factor, final int jitWarmups, final int warmups,
+             final int iterations, final Consumer<AllReduceRow> rows) throws InterruptedException {
         final int largest = Math.toIntExact(maxBytes / Float.BYTES);
         final float[] input = new float[largest];
         for (int i = 0; i < largest; i++) {
             input[i] = input(rank, i);
         }
         final float[] output = new float[largest];
+        control.barrier();
+        for (int i = 0; i < jitWarmups; i++) {
+            allReduce.run(input, output, (int) (minBytes / Float.BYTES));
+        }
         long wrongHere = 0;
         for (long bytes = minBytes; bytes <= maxBytes; bytes *= factor) {
             final int count = (int) (bytes / Float.BYTES);

@@ -32,7 +32,7 @@ class AllReduceTest {
         throws Exception {
         try (SampleRun run = new SampleRun()) {
             final int status = AllReduce.run(new String[] {"--processes=" + processes, "--min-bytes=" + minBytes,
-                "--max-bytes=" + maxBytes, "--iterations=2 --warmup-iterations=1 --slice-bytes=1K --idle=backoff",
+                "--max-bytes=" + maxBytes, "--iterations=2 --warmup-iterations=1 --jit-warmup-iterations=5 --slice-bytes=1K --idle=backoff",
                 "--directory=" + run.directory}, run.out);
 
             assertThat(status).as(run.output()).isZero();
