@@ -14,7 +14,8 @@ interface RingLink extends AutoCloseable {
     /**
      * Sends {@code source[offset, offset + count)} to the right neighbour as one slice, read from {@code source} when
      * the transport takes it: that range must not change until {@link #awaitSent} returns. It blocks while too many
-     * slices wait for the right neighbour (back-pressure).
+     * slices wait for the right neighbour (back-pressure); meanwhile the link goes on storing the slices expected from
+     * the left, or a ring whose ranks all wait to send would wait for ever.
      *
      * @throws IllegalStateException if the link failed, or made no progress within its deadline
      */
