@@ -11,11 +11,14 @@
  *   <li>{@link io.rdmareactive.samples.RemoteLookup}: lookups in a server's hash table with one-sided READs, against
  *       the same lookups as requestResponse calls, every value checked, with the server's CPU time per lookup;</li>
  *   <li>{@link io.rdmareactive.samples.SharedCounter}: several processes add to one counter in a server's memory
- *       with FETCH_AND_ADD, and it ends exactly at processes x increments.</li>
+ *       with FETCH_AND_ADD, and it ends exactly at processes x increments;</li>
+ *   <li>{@link io.rdmareactive.samples.AllReduce}: processes in a ring of connections sum float vectors element by
+ *       element (reduce-scatter, then all-gather, pipelined in slices), every element checked on every rank, with
+ *       nccl-tests' table of time, algbw and busbw per size.</li>
  * </ul>
  *
  * <p>Each runs from Maven with a profile ({@code -Pping-pong}, {@code -Pslow-consumer}, {@code -Premote-lookup},
- * {@code -Pshared-counter}) or as a plain {@code main}
+ * {@code -Pshared-counter}, {@code -Pall-reduce}) or as a plain {@code main}
  * with the two flags every rdma-reactive JVM needs: {@code --enable-native-access=ALL-UNNAMED} and
  * {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED}.
  */
