@@ -96,7 +96,51 @@ final class Charts {
                     + "earlier still map: Aeron keeps a closed publication's log for its linger time)"
                     : "Heap in use under backpressure (whole JVM)");
         }
+        incast(results, folder, files);
+        allToAll(results, folder, files);
         return files;
+    }
+
+    /** Each incast sender's share of the aggregate, one series per transport and sender count. */
+    private static void incast(final Results results, final Path folder, final Map<String, String> files)
+        throws IOException {
+        final XYChart chart = chart("Incast: each sender's share of the receiver's messages (fair = 1/N)",
+            "sender", "share of the aggregate (%)");
+        chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        for (final Results.Incast incast : results.incast) {
+            final List<Double> x = new ArrayList<>();
+            final List<Double> y = new ArrayList<>();
+            for (int i = 0; i < incast.shares().size(); i++) {
+                x.add((double) i);
+                y.add(incast.shares().get(i) * 100);
+            }
+            if (incast.messagesPerSecond() > 0) {
+                chart.addSeries(incast.transport() + ", " + incast.senders() + " senders", x, y);
+            }
+        }
+        save(chart, folder, "incast-shares.png", files, "Incast: each sender's share of the aggregate");
+    }
+
+    /** All-to-all aggregate throughput against message size, one series per transport. */
+    private static void allToAll(final Results results, final Path folder, final Map<String, String> files)
+        throws IOException {
+        final XYChart chart = chart("All-to-all: aggregate throughput against message size", "message size (bytes)",
+            "MB/s (all pairs)");
+        chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true);
+        for (final String transport : results.transports.keySet()) {
+            final List<Double> x = new ArrayList<>();
+            final List<Double> y = new ArrayList<>();
+            for (final Results.AllToAll point : results.allToAll) {
+                if (point.transport().equals(transport) && point.bytesPerSecond() > 0) {
+                    x.add((double) point.size());
+                    y.add(point.bytesPerSecond() / 1e6);
+                }
+            }
+            if (!x.isEmpty()) {
+                chart.addSeries(transport, x, y);
+            }
+        }
+        save(chart, folder, "all-to-all-throughput.png", files, "All-to-all: aggregate MB/s against message size");
     }
 
     /** Adds a percentile curve, plotted against 1/(1-p) so that the tail spreads out. */

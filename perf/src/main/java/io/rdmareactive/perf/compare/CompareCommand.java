@@ -38,9 +38,10 @@ public final class CompareCommand implements Callable<Integer> {
     List<String> transports;
 
     @Option(names = {"-w", "--workloads"}, split = ",", paramLabel = "NAME",
-        description = "ping-pong, throughput, backpressure, request-response, connections, memcpy, rma (default: "
-            + "${DEFAULT-VALUE}; throughput brings its memcpy baseline at its sizes of 64 KiB and up; rma, "
-            + "one-sided reads, writes and atomics against a server process, only when named)",
+        description = "ping-pong, throughput, backpressure, request-response, connections, memcpy, rma, incast, "
+            + "all-to-all, peer-kill (default: ${DEFAULT-VALUE}; throughput brings its memcpy baseline at its sizes of "
+            + "64 KiB and up; rma, one-sided reads, writes and atomics against a server process, and the congestion "
+            + "and failure workloads incast, all-to-all and peer-kill only when named)",
         defaultValue = "ping-pong,throughput,backpressure,request-response,connections")
     List<String> workloads;
 
@@ -128,6 +129,43 @@ public final class CompareCommand implements Callable<Integer> {
         defaultValue = "64")
     int rmaInFlight;
 
+    @Option(names = "--incast-senders", split = ",", paramLabel = "N",
+        description = "Sender counts of the incast workload, 2 to 16, one point per count (default: "
+            + "${DEFAULT-VALUE})", defaultValue = "2,4,8")
+    List<Integer> incastSenders;
+
+    @Option(names = "--incast-size", paramLabel = "BYTES",
+        description = "The incast senders' message size (default: ${DEFAULT-VALUE})", defaultValue = "4096")
+    int incastSize;
+
+    @Option(names = "--incast-probe-rate", paramLabel = "PER_SECOND",
+        description = "32-byte probes per second beside the incast traffic (default: ${DEFAULT-VALUE})",
+        defaultValue = "1000")
+    double incastProbeRate;
+
+    @Option(names = "--all-to-all-parties", paramLabel = "N",
+        description = "Parties of the all-to-all workload, 2 to 8 (default: ${DEFAULT-VALUE})", defaultValue = "3")
+    int allToAllParties;
+
+    @Option(names = "--all-to-all-sizes", split = ",", paramLabel = "BYTES",
+        description = "Message sizes of the all-to-all workload, one point per size (default: ${DEFAULT-VALUE})",
+        defaultValue = "32,4096,65536,1048576")
+    List<Integer> allToAllSizes;
+
+    @Option(names = "--peer-kill-peers", paramLabel = "N",
+        description = "Peer processes of the peer-kill workload, 3 to 8 (default: ${DEFAULT-VALUE})",
+        defaultValue = "3")
+    int peerKillPeers;
+
+    @Option(names = "--peer-kill-size", paramLabel = "BYTES",
+        description = "Message size of the peer-kill workload (default: ${DEFAULT-VALUE})", defaultValue = "256")
+    int peerKillSize;
+
+    @Option(names = "--peer-kill-wait", paramLabel = "TIME", converter = DurationConverter.class,
+        description = "How long the peer-kill workload waits for every survivor to report the failure (default: "
+            + "${DEFAULT-VALUE})", defaultValue = "30s")
+    Duration peerKillWait;
+
     @Option(names = {"-o", "--output"}, paramLabel = "DIR",
         description = "Folder for results.json, report.html and the plots (default: perf/target/compare/<time> "
             + "under the current directory)")
@@ -178,7 +216,7 @@ public final class CompareCommand implements Callable<Integer> {
         final List<Integer> copySizes = memcpySizes != null ? memcpySizes
             : defaultMemcpySizes(sizes, workloads.contains(Settings.MEMCPY));
         for (final List<Integer> list : List.of(pingSizes, sizes, multiStreamSizes, List.of(backpressureSize),
-            rrSizes, copySizes, rmaSizes)) {
+            rrSizes, copySizes, rmaSizes, List.of(incastSize, peerKillSize), allToAllSizes)) {
             for (final int size : list) {
                 if (size < Long.BYTES || size > 16 << 20) {
                     throw new CommandLine.ParameterException(new CommandLine(this), "message sizes are 8 bytes (the "
@@ -210,6 +248,21 @@ public final class CompareCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--connections-open-timeout must be "
                 + "positive");
         }
+        if (incastSenders.isEmpty() || incastSenders.stream().anyMatch(n -> n < 2 || n > 16)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--incast-senders are 2 to 16");
+        }
+        if (incastSize < Probes.SIZE || !(incastProbeRate > 0)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--incast-size is " + Probes.SIZE
+                + " bytes or more and --incast-probe-rate positive");
+        }
+        if (allToAllParties < 2 || allToAllParties > 8 || allToAllSizes.isEmpty()) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--all-to-all-parties are 2 to 8, with "
+                + "at least one size");
+        }
+        if (peerKillPeers < 3 || peerKillPeers > 8 || peerKillWait.isNegative() || peerKillWait.isZero()) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--peer-kill-peers are 3 to 8 (two "
+                + "survivors at least) and --peer-kill-wait positive");
+        }
         if (consumerRate <= 0 || fixedRate < 0) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--consumer-rate must be positive and "
                 + "--fixed-rate not negative");
@@ -221,7 +274,9 @@ public final class CompareCommand implements Callable<Integer> {
             List.copyOf(pingSizes), List.copyOf(sizes), List.copyOf(streams), List.copyOf(multiStreamSizes), warmUp,
             duration, idle, fixedRate, consumerRate, backpressureSize, folder.toAbsolutePath(), verbsAddress,
             pinning, List.copyOf(rrSizes), rrInFlight, List.copyOf(new LinkedHashSet<>(connectionCounts)),
-            connectionsOpenTimeout, List.copyOf(copySizes), List.copyOf(new LinkedHashSet<>(rmaSizes)), rmaInFlight);
+            connectionsOpenTimeout, List.copyOf(copySizes), List.copyOf(new LinkedHashSet<>(rmaSizes)), rmaInFlight,
+            new Traffic(List.copyOf(new LinkedHashSet<>(incastSenders)), incastSize, incastProbeRate, allToAllParties,
+                List.copyOf(new LinkedHashSet<>(allToAllSizes)), peerKillPeers, peerKillSize, peerKillWait));
     }
 
     /**

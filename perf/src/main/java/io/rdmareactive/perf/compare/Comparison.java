@@ -98,6 +98,14 @@ final class Comparison {
                 rma(transports);
                 out.print(Tables.rma(results));
             }
+            if (settings.workloads().contains(Settings.INCAST)) {
+                incast(transports);
+                out.print(Tables.incast(results));
+            }
+            if (settings.workloads().contains(Settings.ALL_TO_ALL)) {
+                allToAll(transports);
+                out.print(Tables.allToAll(results));
+            }
         } finally {
             for (final Transport transport : transports.values()) {
                 try {
@@ -325,6 +333,56 @@ final class Comparison {
                     RmaWorkload.run(transport, settings, progress, results.rma, results.failures);
                 } catch (final Exception | Error ex) {
                     fail(transport, Settings.RMA, ex);
+                }
+            }
+        }
+    }
+
+    /**
+     * Incast on every transport but the raw ones: their consumer is handed each slot whole at the session's one
+     * message length, so the 32-byte probes could not be told from the bulk messages' length.
+     */
+    private void incast(final Map<String, Transport> transports) {
+        final List<Transport> fit = new ArrayList<>();
+        for (final Transport transport : transports.values()) {
+            if (transport instanceof RawSpiTransport) {
+                results.failures.add(new Results.Failure(transport.name(), Settings.INCAST, SKIPPED + "the raw "
+                    + "transport has one message length per session (its consumer sees whole slots), and incast's "
+                    + "probes are shorter than its bulk messages; " + transport.name().replace("-raw", "-flux")
+                    + " runs incast over the same provider"));
+            } else {
+                fit.add(transport);
+            }
+        }
+        final List<Integer> counts = settings.traffic().incastSenders();
+        try (Progress progress = new Progress(Settings.INCAST, pointMillis() * fit.size() * counts.size())) {
+            for (final Transport transport : fit) {
+                for (final int senders : counts) {
+                    final Progress.Point at = progress.point(transport.name() + " x" + senders, pointMillis());
+                    try {
+                        results.incast.add(IncastWorkload.run(transport, senders, settings, at));
+                    } catch (final Exception | Error ex) {
+                        fail(transport, Settings.INCAST + " " + senders, ex);
+                    }
+                }
+            }
+        }
+    }
+
+    private void allToAll(final Map<String, Transport> transports) {
+        final List<Integer> sizes = settings.traffic().allToAllSizes();
+        final int parties = settings.traffic().allToAllParties();
+        try (Progress progress = new Progress(Settings.ALL_TO_ALL, pointMillis() * transports.size()
+            * sizes.size())) {
+            for (final Transport transport : transports.values()) {
+                for (final int size : sizes) {
+                    final Progress.Point at = progress.point(transport.name() + " " + Report.bytes(size),
+                        pointMillis());
+                    try {
+                        results.allToAll.add(AllToAllWorkload.run(transport, parties, size, settings, at));
+                    } catch (final Exception | Error ex) {
+                        fail(transport, Settings.ALL_TO_ALL + " " + Report.bytes(size), ex);
+                    }
                 }
             }
         }

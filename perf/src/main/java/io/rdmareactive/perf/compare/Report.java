@@ -89,6 +89,27 @@ final class Report {
                 + "fetch-and-add's value; a phase whose check fails has no row.</p>\n<pre>")
                 .append(escape(Tables.rma(results))).append("</pre>\n");
         }
+        if (!results.incast.isEmpty()) {
+            html.append("<h2>Incast</h2>\n<p>N senders, each a thread with a stream of its own, into one receiver "
+                + "(one server of the transport), each as fast as back-pressure lets it; beside them a stream of "
+                + "32-byte probes at a fixed rate into the same receiver. Shares are each sender's part of the "
+                + "messages received in the measured window; Jain's index is (sum x)^2 / (n sum x^2) over the "
+                + "senders' rates (1: all equal; 1/n: one took all). A probe's latency runs from when it was due "
+                + "to its arrival, so a probe held back by push-back counts its wait. Every message is checked "
+                + "(length, sequence number) and, after the window, every one sent must have arrived; lost counts "
+                + "what did not, out-of-order and wrong ones included.</p>\n<pre>")
+                .append(escape(Tables.incast(results))).append("</pre>\n");
+            images(html, charts, "incast-");
+        }
+        if (!results.allToAll.isEmpty()) {
+            html.append("<h2>All-to-all</h2>\n<p>Every party sends to every other: each party's receiving side is "
+                + "one server of the transport with a stream from each other party, its sending side one thread "
+                + "that offers to its destinations in turn, passing over one that pushes back. Aggregate messages "
+                + "and bytes per second of the measured window, and the slowest and fastest ordered pair. Every "
+                + "message is checked (length, sequence number per pair).</p>\n<pre>")
+                .append(escape(Tables.allToAll(results))).append("</pre>\n");
+            images(html, charts, "all-to-all-");
+        }
         if (!results.backpressure.isEmpty()) {
             html.append("<h2>Backpressure</h2>\n<p>A producer as fast as the transport lets it against a consumer "
                 + "throttled to a set rate. Lost messages are counted from sequence numbers after the throttle is "

@@ -104,6 +104,65 @@ final class Results {
                double clientCpuNanosPerOperation, long checked) {
     }
 
+    /**
+     * Incast: {@code senders} streams into one receiver as fast as each is let, with probes beside them.
+     *
+     * @param perSenderPerSecond each sender's messages per second in the measured window
+     * @param shares             each sender's part of the aggregate (they add up to 1)
+     * @param jainIndex          Jain's fairness index over the senders' rates: 1 fair, 1/n one sender took all
+     * @param probes             probes recorded (those due in the measured window)
+     * @param probePercentilesMicros the probes' latency from when each was due to its arrival
+     * @param lost               bulk messages that never arrived (checked after the window)
+     * @param outOfOrder         bulk messages out of order or of the wrong length
+     * @param probesWrong        probes of the wrong length, sequence number or contents
+     */
+    record Incast(String transport, int senders, int size, double probeRatePerSecond, double messagesPerSecond,
+                  double bytesPerSecond, List<Double> perSenderPerSecond, List<Double> shares, double jainIndex,
+                  long probes, Map<String, Double> probePercentilesMicros, long sent, long received, long lost,
+                  long outOfOrder, long probesSent, long probesReceived, long probesWrong) {
+    }
+
+    /**
+     * All-to-all: every one of {@code parties} sends to every other, each party one thread taking its destinations in
+     * turn, each party's receiving side one server of the transport.
+     *
+     * @param pairs   every ordered pair's messages per second in the measured window, {@code [from, to, rate]}
+     * @param lost    messages that never arrived (checked after the window)
+     * @param outOfOrder messages out of order or of the wrong length
+     */
+    record AllToAll(String transport, int parties, int size, double messagesPerSecond, double bytesPerSecond,
+                    double pairMinPerSecond, double pairMaxPerSecond, List<double[]> pairs, long sent,
+                    long received, long lost, long outOfOrder) {
+    }
+
+    /**
+     * Peer-kill: {@code peers} processes exchange sequence-numbered messages, every one with every other; one is
+     * killed with SIGKILL, and each survivor reports when its API told it.
+     *
+     * @param survivors one row per surviving peer
+     * @param problem   why the run's figures are not to be trusted (a check failed, a survivor never noticed), or
+     *                  null
+     */
+    record PeerKill(String transport, int peers, int size, int killed, List<Survivor> survivors, String problem) {
+    }
+
+    /**
+     * One surviving peer of a peer-kill run.
+     *
+     * @param detectedMillis  from the kill to the first report of the failure by this peer's API, or NaN if none
+     *                        came within the wait
+     * @param how             what reported it first (e.g. "inbound error: ...", "outbound closed")
+     * @param beforePerSecond messages per second this peer received from the other survivors before the kill
+     * @param afterPerSecond  the same, after its API had reported the failure
+     * @param checked         messages it received and checked, from every peer, the killed one included
+     * @param lost            gaps in the sequence numbers of any stream it received, plus messages the other
+     *                        survivors sent it that never arrived
+     * @param duplicated      messages received again or out of order
+     */
+    record Survivor(int peer, double detectedMillis, String how, double beforePerSecond, double afterPerSecond,
+                    long checked, long lost, long duplicated) {
+    }
+
     /** A measurement that could not be made, and why. */
     record Failure(String transport, String workload, String reason) {
     }
@@ -123,6 +182,9 @@ final class Results {
     final List<Connections> connections = new ArrayList<>();
     final List<Memcpy> memcpy = new ArrayList<>();
     final List<Rma> rma = new ArrayList<>();
+    final List<Incast> incast = new ArrayList<>();
+    final List<AllToAll> allToAll = new ArrayList<>();
+    final List<PeerKill> peerKill = new ArrayList<>();
     final List<Failure> failures = new ArrayList<>();
     final List<Ratio> ratios = new ArrayList<>();
 
@@ -141,6 +203,9 @@ final class Results {
         map.put("connections", connections);
         map.put("memcpy", memcpy);
         map.put("rma", rma);
+        map.put("incast", incast);
+        map.put("allToAll", allToAll);
+        map.put("peerKill", peerKill);
         map.put("ratios", ratios);
         map.put("failures", failures);
         return map;

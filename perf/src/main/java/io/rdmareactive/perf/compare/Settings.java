@@ -12,7 +12,8 @@ import java.util.Set;
  * What one comparison run measures, parsed from the command line by {@link CompareCommand}.
  *
  * @param transports       transport names, in the order they run
- * @param workloads        ping-pong, throughput, backpressure, request-response, connections, memcpy, rma
+ * @param workloads        ping-pong, throughput, backpressure, request-response, connections, memcpy, rma, incast,
+ *                         all-to-all, peer-kill
  * @param pingSizes        ping-pong message sizes
  * @param throughputSizes  throughput message sizes
  * @param streams          stream counts for throughput (1 and several)
@@ -33,13 +34,14 @@ import java.util.Set;
  * @param memcpySizes      the copy baseline's sizes (measured with throughput, or as the memcpy workload)
  * @param rmaSizes         the rma workload's sizes of one-sided reads and writes and of its request-response calls
  * @param rmaInFlight      one-sided operations in flight of the rma workload's pipelined mode (at most)
+ * @param traffic          the incast, all-to-all and peer-kill workloads' settings
  */
 record Settings(List<String> transports, Set<String> workloads, List<Integer> pingSizes,
                 List<Integer> throughputSizes, List<Integer> streams, List<Integer> multiStreamSizes,
                 Duration warmUp, Duration duration, Idle idle, double fixedRate, double consumerRate,
                 int backpressureSize, Path output, String verbsAddress, String pinning, List<Integer> rrSizes,
                 int rrInFlight, List<Integer> connectionCounts, Duration connectionsOpen, List<Integer> memcpySizes,
-                List<Integer> rmaSizes, int rmaInFlight) {
+                List<Integer> rmaSizes, int rmaInFlight, Traffic traffic) {
 
     static final String PING_PONG = "ping-pong";
     static final String THROUGHPUT = "throughput";
@@ -48,8 +50,11 @@ record Settings(List<String> transports, Set<String> workloads, List<Integer> pi
     static final String CONNECTIONS = "connections";
     static final String MEMCPY = "memcpy";
     static final String RMA = "rma";
+    static final String INCAST = "incast";
+    static final String ALL_TO_ALL = "all-to-all";
+    static final String PEER_KILL = "peer-kill";
     static final List<String> WORKLOADS = List.of(PING_PONG, THROUGHPUT, BACKPRESSURE, REQUEST_RESPONSE, CONNECTIONS,
-        MEMCPY, RMA);
+        MEMCPY, RMA, INCAST, ALL_TO_ALL, PEER_KILL);
 
     Map<String, Object> asMap() {
         final Map<String, Object> map = new LinkedHashMap<>();
@@ -72,8 +77,9 @@ record Settings(List<String> transports, Set<String> workloads, List<Integer> pi
         map.put("memcpySizes", memcpySizes);
         map.put("rmaSizes", rmaSizes);
         map.put("rmaInFlight", rmaInFlight);
+        map.putAll(traffic.asMap());
         map.put("peers", "both peers of every transport in this one JVM, on separate threads; the rma workload's "
-            + "server in a JVM of its own");
+            + "server and the peer-kill workload's peers in JVMs of their own");
         map.put("cpuPinning", pinning);
         return map;
     }

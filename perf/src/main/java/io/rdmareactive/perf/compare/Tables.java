@@ -153,6 +153,40 @@ final class Tables {
         return out.toString();
     }
 
+    static String incast(final Results results) {
+        final StringBuilder out = new StringBuilder();
+        out.append("Incast: N senders to one receiver as fast as back-pressure lets them, 32-byte probes beside them "
+            + "(probe latency from when each was due to its arrival, us; this machine)\n");
+        out.append(String.format(Locale.ROOT, "%-12s %7s %-7s %11s %9s %6s %9s %9s %9s %7s %6s  %s%n", "transport",
+            "senders", "size", "msg/s", "MB/s", "Jain", "probe p50", "probe p99", "probe max", "probes", "lost",
+            "shares %"));
+        for (final Results.Incast i : results.incast) {
+            final var p = i.probePercentilesMicros();
+            out.append(String.format(Locale.ROOT, "%-12s %7d %-7s %11.0f %9.1f %6.3f %9.1f %9.1f %9.1f %7d %6d  %s%n",
+                i.transport(), i.senders(), Report.bytes(i.size()), i.messagesPerSecond(), i.bytesPerSecond() / 1e6,
+                i.jainIndex(), p.get("p50"), p.get("p99"), p.get("max"), i.probes(),
+                i.lost() + i.outOfOrder() + (i.probesSent() - i.probesReceived()) + i.probesWrong(),
+                String.join(" ", i.shares().stream().map(share -> String.format(Locale.ROOT, "%.1f", share * 100))
+                    .toList())));
+        }
+        return out.toString();
+    }
+
+    static String allToAll(final Results results) {
+        final StringBuilder out = new StringBuilder();
+        out.append("All-to-all: every party sends to every other, one sending thread per party taking its "
+            + "destinations in turn (this machine)\n");
+        out.append(String.format(Locale.ROOT, "%-12s %7s %-8s %11s %9s %12s %12s %8s %6s%n", "transport", "parties",
+            "size", "msg/s", "MB/s", "pair min/s", "pair max/s", "max/min", "lost"));
+        for (final Results.AllToAll a : results.allToAll) {
+            out.append(String.format(Locale.ROOT, "%-12s %7d %-8s %11.0f %9.1f %12.0f %12.0f %8.2f %6d%n",
+                a.transport(), a.parties(), Report.bytes(a.size()), a.messagesPerSecond(), a.bytesPerSecond() / 1e6,
+                a.pairMinPerSecond(), a.pairMaxPerSecond(), a.pairMaxPerSecond() / a.pairMinPerSecond(),
+                a.lost() + a.outOfOrder()));
+        }
+        return out.toString();
+    }
+
     static String memcpy(final Results results) {
         final StringBuilder out = new StringBuilder();
         out.append("memcpy baseline: one thread, MemorySegment.copy from one native buffer to a ring of native "

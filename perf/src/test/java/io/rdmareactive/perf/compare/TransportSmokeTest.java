@@ -29,7 +29,7 @@ class TransportSmokeTest {
     private Settings settings() {
         return new Settings(List.of(), Set.of(), List.of(), List.of(), List.of(1), List.of(), Duration.ofMillis(50),
             Duration.ofMillis(200), Idle.BACKOFF, 2000, 5000, 256, directory, null, "none", List.of(32), 16,
-            List.of(1), Duration.ofSeconds(30), List.of(1 << 16), List.of(32), 16);
+            List.of(1), Duration.ofSeconds(30), List.of(1 << 16), List.of(32), 16, Traffic.defaults());
     }
 
     private Transport transport(final String name) {

@@ -64,6 +64,9 @@ public final class NettyTcpTransport implements Transport {
                     .doOnConnected(c -> c.addHandlerLast("frames",
                         new LengthFieldBasedFrameDecoder(maxFrame, 0, 4, 0, 0)))
                     .connectNow(TIMEOUT);
+                if (!spec.echo()) {
+                    Accepted.await(accepted, stream + 1, TIMEOUT);
+                }
                 if (spec.echo()) {
                     final FrameConsumer replies = new FrameConsumer(spec.replies());
                     connection.inbound().receive().subscribe(replies::accept, failure::set);

@@ -143,6 +143,7 @@ public final class ReactiveTransport implements Transport {
             for (int stream = 0; stream < spec.streams(); stream++) {
                 final Connection connection = client.connect().block(TIMEOUT);
                 connections.add(connection);
+                Accepted.await(accepted, stream + 1, TIMEOUT);
                 links.add(new FluxLink(connection, spec));
             }
         } catch (final RuntimeException ex) {
