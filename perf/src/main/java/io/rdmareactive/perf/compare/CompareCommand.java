@@ -259,6 +259,10 @@ public final class CompareCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--all-to-all-parties are 2 to 8, with "
                 + "at least one size");
         }
+        if (peerKillSize < 16 || peerKillSize % Long.BYTES != 0) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--peer-kill-size is a multiple of 8, "
+                + "16 or more (sequence number and sender)");
+        }
         if (peerKillPeers < 3 || peerKillPeers > 8 || peerKillWait.isNegative() || peerKillWait.isZero()) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--peer-kill-peers are 3 to 8 (two "
                 + "survivors at least) and --peer-kill-wait positive");

@@ -106,6 +106,10 @@ final class Comparison {
                 allToAll(transports);
                 out.print(Tables.allToAll(results));
             }
+            if (settings.workloads().contains(Settings.PEER_KILL)) {
+                peerKill(transports);
+                out.print(Tables.peerKill(results));
+            }
         } finally {
             for (final Transport transport : transports.values()) {
                 try {
@@ -383,6 +387,41 @@ final class Comparison {
                     } catch (final Exception | Error ex) {
                         fail(transport, Settings.ALL_TO_ALL + " " + Report.bytes(size), ex);
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * Peer-kill over rdma-reactive's public API and TCP, whose peers can be processes of their own; the others are
+     * skipped, saying why.
+     */
+    private void peerKill(final Map<String, Transport> transports) {
+        final List<Transport> fit = new ArrayList<>();
+        for (final Transport transport : transports.values()) {
+            if (PeerKillWorkload.fits(transport)) {
+                fit.add(transport);
+            } else {
+                results.failures.add(new Results.Failure(transport.name(), Settings.PEER_KILL, SKIPPED
+                    + (transport instanceof RawSpiTransport ? "the raw SPI transport has no failure reporting of "
+                    + "its own (it is the layer under the API); " + transport.name().replace("-raw", "-flux")
+                    + " runs peer-kill over the same provider" : "peer-kill needs each peer in a process of its own; "
+                    + "the Aeron transport embeds one media driver in this JVM and has no peer process yet")));
+            }
+        }
+        final long point = 2 * pointMillis() + settings.duration().toMillis();
+        try (Progress progress = new Progress(Settings.PEER_KILL, point * fit.size())) {
+            for (final Transport transport : fit) {
+                final Progress.Point at = progress.point(transport.name(), point);
+                try {
+                    final Results.PeerKill run = PeerKillWorkload.run(transport, settings, at);
+                    results.peerKill.add(run);
+                    if (run.problem() != null) {
+                        results.failures.add(new Results.Failure(transport.name(), Settings.PEER_KILL,
+                            run.problem()));
+                    }
+                } catch (final Exception | Error ex) {
+                    fail(transport, Settings.PEER_KILL, ex);
                 }
             }
         }

@@ -110,6 +110,17 @@ final class Report {
                 .append(escape(Tables.allToAll(results))).append("</pre>\n");
             images(html, charts, "all-to-all-");
         }
+        if (!results.peerKill.isEmpty()) {
+            html.append("<h2>Peer-kill</h2>\n<p>Peers in JVMs of their own, every one connected to every other and "
+                + "sending it sequence-numbered messages as fast as it is let; after a measured window the last peer "
+                + "is killed with SIGKILL. Detection is the time from the kill to the first failure the survivor's "
+                + "API reported about the killed peer (an inbound stream's error or end, a send's error, a "
+                + "connection's end), on the machine's monotonic clock. Before and after are the messages per "
+                + "second a survivor received from the other survivors in a window before the kill and one after "
+                + "its report. Every stream is checked: lost counts sequence numbers skipped plus messages another "
+                + "survivor sent that never arrived, dup those repeated or out of order; both must be 0.</p>\n<pre>")
+                .append(escape(Tables.peerKill(results))).append("</pre>\n");
+        }
         if (!results.backpressure.isEmpty()) {
             html.append("<h2>Backpressure</h2>\n<p>A producer as fast as the transport lets it against a consumer "
                 + "throttled to a set rate. Lost messages are counted from sequence numbers after the throttle is "

@@ -187,6 +187,25 @@ final class Tables {
         return out.toString();
     }
 
+    static String peerKill(final Results results) {
+        final StringBuilder out = new StringBuilder();
+        out.append("Peer-kill: peers in processes of their own, every one sending to every other; the last one "
+            + "killed with SIGKILL (detection in ms from the kill; msg/s received from the other survivors)\n");
+        out.append(String.format(Locale.ROOT, "%-12s %5s %6s %8s %10s %10s %10s %9s %6s %6s  %s%n", "transport", "peers",
+            "killed", "survivor", "detect ms", "before/s", "after/s", "checked", "lost", "dup", "first report"));
+        for (final Results.PeerKill run : results.peerKill) {
+            for (final Results.Survivor s : run.survivors()) {
+                out.append(String.format(Locale.ROOT, "%-12s %5d %6d %8d %10.1f %10.0f %10.0f %9d %6d %6d  %s%n",
+                    run.transport(), run.peers(), run.killed(), s.peer(), s.detectedMillis(), s.beforePerSecond(),
+                    s.afterPerSecond(), s.checked(), s.lost(), s.duplicated(), s.how()));
+            }
+            if (run.problem() != null) {
+                out.append("  NOT TO BE TRUSTED: ").append(run.problem()).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
     static String memcpy(final Results results) {
         final StringBuilder out = new StringBuilder();
         out.append("memcpy baseline: one thread, MemorySegment.copy from one native buffer to a ring of native "

@@ -18,9 +18,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 /**
- * The congestion workloads (incast, all-to-all) for a fraction of a second on shared memory and on one other
- * transport each: every message and probe arrives once, in order, with its length, and the figures are filled in.
- * Nothing about speed or fairness is asserted.
+ * The congestion and failure workloads (incast, all-to-all, peer-kill) for a fraction of a second on shared memory
+ * and on one other transport each: every message and probe arrives once, in order, with its length; every survivor
+ * of a killed peer reports it; the figures are filled in. Nothing about speed, fairness or detection time is
+ * asserted.
  */
 class TrafficWorkloadsSmokeTest {
 
@@ -73,6 +74,24 @@ class TrafficWorkloadsSmokeTest {
                 assertThat(point.sent()).isPositive();
                 assertThat(point.received()).isEqualTo(point.sent());
                 assertThat(point.lost() + point.outOfOrder()).isZero();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rr-shm-flux", "netty-tcp"})
+    void peerKillSurvivorsReportTheKilledPeerAndLoseNothing(final String name) throws Exception {
+        final Settings settings = settings("--peer-kill-peers=3", "--peer-kill-wait=20s");
+        try (Transport transport = transport(name)) {
+            final Results.PeerKill run = PeerKillWorkload.run(transport, settings, ms -> { });
+            assertThat(run.problem()).isNull();
+            assertThat(run.killed()).isEqualTo(2);
+            assertThat(run.survivors()).extracting(Results.Survivor::peer).containsExactly(0, 1);
+            for (final Results.Survivor survivor : run.survivors()) {
+                assertThat(survivor.detectedMillis()).as("peer " + survivor.peer() + " noticed").isNotNaN();
+                assertThat(survivor.checked()).isPositive();
+                assertThat(survivor.lost()).isZero();
+                assertThat(survivor.duplicated()).isZero();
             }
         }
     }
