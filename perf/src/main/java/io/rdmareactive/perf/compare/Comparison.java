@@ -46,7 +46,7 @@ final class Comparison {
         out.println("rdma-reactive transport comparison: " + results.environment.get("cpuModel") + ", "
             + results.environment.get("cores") + " cores, " + results.environment.get("jdk"));
         out.println("idle strategy " + settings.idle() + " everywhere; both peers of each transport in this JVM (the "
-            + "rma workload's server in its own); "
+            + "rma workload's server and the peer-kill workload's peers in their own); "
             + "absolute figures are this machine's");
         // Aeron's log buffers and the shared-memory provider's files belong in memory (tmpfs), as both default to
         final Path memory = Path.of("/dev/shm");
@@ -393,8 +393,8 @@ final class Comparison {
     }
 
     /**
-     * Peer-kill over rdma-reactive's public API and TCP, whose peers can be processes of their own; the others are
-     * skipped, saying why.
+     * Peer-kill over rdma-reactive's public API, Aeron and TCP, whose peers can be processes of their own; the raw
+     * transports are skipped, saying why.
      */
     private void peerKill(final Map<String, Transport> transports) {
         final List<Transport> fit = new ArrayList<>();
@@ -403,10 +403,8 @@ final class Comparison {
                 fit.add(transport);
             } else {
                 results.failures.add(new Results.Failure(transport.name(), Settings.PEER_KILL, SKIPPED
-                    + (transport instanceof RawSpiTransport ? "the raw SPI transport has no failure reporting of "
-                    + "its own (it is the layer under the API); " + transport.name().replace("-raw", "-flux")
-                    + " runs peer-kill over the same provider" : "peer-kill needs each peer in a process of its own; "
-                    + "the Aeron transport embeds one media driver in this JVM and has no peer process yet")));
+                    + "the raw SPI transport has no failure reporting of its own (it is the layer under the API); "
+                    + transport.name().replace("-raw", "-flux") + " runs peer-kill over the same provider"));
             }
         }
         final long point = 2 * pointMillis() + settings.duration().toMillis();

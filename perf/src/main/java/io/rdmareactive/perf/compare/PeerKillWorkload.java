@@ -1,5 +1,6 @@
 package io.rdmareactive.perf.compare;
 
+import io.rdmareactive.perf.compare.transport.AeronTransport;
 import io.rdmareactive.perf.compare.transport.NettyTcpTransport;
 import io.rdmareactive.perf.compare.transport.ReactiveTransport;
 import io.rdmareactive.perf.compare.transport.Transport;
@@ -20,9 +21,10 @@ final class PeerKillWorkload {
     private PeerKillWorkload() {
     }
 
-    /** @return whether the workload runs over {@code transport}: rdma-reactive's public API or TCP */
+    /** @return whether the workload runs over {@code transport}: rdma-reactive's public API, Aeron or TCP */
     static boolean fits(final Transport transport) {
-        return transport instanceof ReactiveTransport || transport instanceof NettyTcpTransport;
+        return transport instanceof ReactiveTransport || transport instanceof NettyTcpTransport
+            || transport instanceof AeronTransport;
     }
 
     static Results.PeerKill run(final Transport transport, final Settings settings, final Progress.Point progress)
@@ -140,11 +142,16 @@ final class PeerKillWorkload {
 
     private static List<String> arguments(final Transport transport, final int peer, final int peers, final int size,
                                           final Settings settings) {
-        final List<String> arguments = new ArrayList<>(List.of(transport instanceof ReactiveTransport ? "flux"
-            : "tcp", String.valueOf(peer), String.valueOf(peers), String.valueOf(size), settings.idle().label()));
+        final String kind = transport instanceof ReactiveTransport ? "flux"
+            : transport instanceof AeronTransport aeron ? (aeron.udp() ? "aeron-udp" : "aeron-ipc") : "tcp";
+        final List<String> arguments = new ArrayList<>(List.of(kind, String.valueOf(peer), String.valueOf(peers),
+            String.valueOf(size), settings.idle().label()));
         if (transport instanceof ReactiveTransport api) {
             arguments.addAll(List.of(api.provider(), api.directory() == null ? "-" : api.directory().toString(),
                 api.verbsAddress() == null ? "-" : api.verbsAddress(), api.nextAddress()));
+        } else if (transport instanceof AeronTransport aeron) {
+            // IPC: the comparison's driver; UDP: each peer's own driver, in a folder beside it
+            arguments.add((aeron.udp() ? aeron.directory().getParent() : aeron.directory()).toString());
         }
         return arguments;
     }

@@ -23,9 +23,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * ({@code check <gaps> <duplicated> <wrong>}). Failures the API reports are printed as they come ({@link PeerLedger}).
  * It exits when standard input ends.
  *
- * <p>Arguments: {@code flux} or {@code tcp}, this peer's number, the number of peers, the message size, the idle
- * strategy; for flux also the provider, the shm directory or {@code -}, the verbs address or {@code -}, and this
- * peer's server address.
+ * <p>Arguments: {@code flux}, {@code tcp}, {@code aeron-ipc} or {@code aeron-udp}, this peer's number, the number of
+ * peers, the message size, the idle strategy; for flux also the provider, the shm directory or {@code -}, the verbs
+ * address or {@code -}, and this peer's server address; for aeron-ipc the comparison's media driver directory, for
+ * aeron-udp the folder for this peer's own driver.
  */
 public final class PeerMain {
 
@@ -39,10 +40,13 @@ public final class PeerMain {
         final int size = Integer.parseInt(args[3]);
         final Idle idle = Idle.parse(args[4]);
         final PeerLedger ledger = new PeerLedger(peers, size, out);
-        final PeerNode node = args[0].equals("flux")
-            ? new FluxPeerNode(new ReactiveTransport(args[5], idle, args[6].equals("-") ? null : Path.of(args[6]),
-                args[7].equals("-") ? null : args[7]), args[8], peers, size, ledger)
-            : new TcpPeerNode(peers, size, ledger);
+        final PeerNode node = switch (args[0]) {
+            case "flux" -> new FluxPeerNode(new ReactiveTransport(args[5], idle, args[6].equals("-") ? null
+                : Path.of(args[6]), args[7].equals("-") ? null : args[7]), args[8], peers, size, ledger);
+            case "aeron-ipc", "aeron-udp" -> new AeronPeerNode(args[0].equals("aeron-udp"), Path.of(args[5]), self,
+                peers, idle, ledger);
+            default -> new TcpPeerNode(peers, size, ledger);
+        };
         final AtomicLongArray sent = new AtomicLongArray(peers);
         final AtomicBoolean running = new AtomicBoolean(true);
         Thread sender = null;

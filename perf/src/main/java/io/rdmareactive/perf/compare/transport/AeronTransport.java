@@ -29,6 +29,7 @@ public final class AeronTransport implements Transport {
     private final Idle idle;
     private final MediaDriver driver;
     private final Aeron aeron;
+    private final Path aeronDirectory;
     private int nextStreamId = 1001;
 
     /**
@@ -39,7 +40,8 @@ public final class AeronTransport implements Transport {
     public AeronTransport(final boolean udp, final Idle idle, final Path directory) {
         this.udp = udp;
         this.idle = idle;
-        final String aeronDirectory = directory.resolve(udp ? "aeron-udp" : "aeron-ipc").toString();
+        this.aeronDirectory = directory.resolve(udp ? "aeron-udp" : "aeron-ipc");
+        final String aeronDirectory = this.aeronDirectory.toString();
         this.driver = MediaDriver.launch(new MediaDriver.Context()
             .aeronDirectoryName(aeronDirectory)
             .threadingMode(ThreadingMode.SHARED)
@@ -55,6 +57,16 @@ public final class AeronTransport implements Transport {
     @Override
     public String name() {
         return udp ? "aeron-udp" : "aeron-ipc";
+    }
+
+    /** @return the embedded media driver's directory, for clients in other processes (the peer-kill peers) */
+    public Path directory() {
+        return aeronDirectory;
+    }
+
+    /** @return whether this is Aeron UDP (else IPC) */
+    public boolean udp() {
+        return udp;
     }
 
     @Override
