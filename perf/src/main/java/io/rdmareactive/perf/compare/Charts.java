@@ -106,7 +106,8 @@ final class Charts {
         throws IOException {
         final XYChart chart = chart("Incast: each sender's share of the receiver's messages (fair = 1/N)",
             "sender", "share of the aggregate (%)");
-        chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter)
+            .setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
         for (final Results.Incast incast : results.incast) {
             final List<Double> x = new ArrayList<>();
             final List<Double> y = new ArrayList<>();
