@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmareactive.perf.compare.transport.AeronTransport;
 import io.rdmareactive.perf.compare.transport.Idle;
 import io.rdmareactive.perf.compare.transport.NettyTcpTransport;
+import io.rdmareactive.perf.compare.transport.RSocketTransport;
 import io.rdmareactive.perf.compare.transport.ReactiveTransport;
 import io.rdmareactive.perf.compare.transport.Transport;
 import java.io.PrintStream;
@@ -41,12 +42,13 @@ class TrafficWorkloadsSmokeTest {
         return switch (name) {
             case "rr-shm-flux" -> new ReactiveTransport("shm", Idle.BACKOFF, directory.resolve("shm"), null);
             case "aeron-ipc" -> new AeronTransport(false, Idle.BACKOFF, directory);
+            case "rsocket-tcp" -> new RSocketTransport();
             default -> new NettyTcpTransport();
         };
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"rr-shm-flux", "netty-tcp"})
+    @ValueSource(strings = {"rr-shm-flux", "netty-tcp", "rsocket-tcp"})
     void incastDeliversEveryBulkMessageAndProbe(final String name) throws Exception {
         final Settings settings = settings("--incast-senders=3", "--incast-size=1024", "--incast-probe-rate=200");
         try (Transport transport = transport(name)) {

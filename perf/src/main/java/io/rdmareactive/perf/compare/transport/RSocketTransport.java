@@ -15,7 +15,6 @@ import io.rsocket.util.ByteBufPayload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.agrona.DirectBuffer;
@@ -54,16 +53,23 @@ public final class RSocketTransport implements Transport {
 
     @Override
     public Session open(final SessionSpec spec) {
-        final AtomicInteger accepted = new AtomicInteger();
         final CloseableChannel server = RSocketServer.create(SocketAcceptor.with(new RSocket() {
                 @Override
                 public Flux<Payload> requestChannel(final Publisher<Payload> payloads) {
                     if (spec.echo()) {
                         return Flux.from(payloads); // each payload goes back as it came; RSocket releases it once sent
                     }
-                    final PayloadConsumer consumer = new PayloadConsumer(spec.consumers()
-                        .apply(accepted.getAndIncrement()));
-                    return Flux.from(payloads).doOnNext(consumer::accept).thenMany(Flux.empty());
+                    // the first payload of a channel names its stream in its metadata: channels open when their
+                    // first message goes, in whatever order the clients' threads send them
+                    return Flux.from(payloads).switchOnFirst((first, all) -> {
+                        final Payload opening = first.get();
+                        if (opening == null) {
+                            return all.thenMany(Flux.empty());
+                        }
+                        final PayloadConsumer consumer = new PayloadConsumer(spec.consumers()
+                            .apply(opening.sliceMetadata().getInt(0)));
+                        return all.doOnNext(consumer::accept).thenMany(Flux.<Payload>empty());
+                    });
                 }
             }))
             .payloadDecoder(PayloadDecoder.ZERO_COPY)
@@ -80,7 +86,7 @@ public final class RSocketTransport implements Transport {
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final List<Link> links = new ArrayList<>();
         for (int stream = 0; stream < spec.streams(); stream++) {
-            final ChannelLink link = new ChannelLink(failure);
+            final ChannelLink link = new ChannelLink(stream, failure);
             client.requestChannel(link).subscribe(new Replies(spec.echo() ? spec.replies() : null, failure));
             links.add(link);
         }
@@ -168,12 +174,16 @@ public final class RSocketTransport implements Transport {
      */
     private static final class ChannelLink implements Link, Publisher<Payload>, Subscription {
 
+        private final int stream;
         private final AtomicReference<Throwable> failure;
         private final AtomicLong requested = new AtomicLong();
         private volatile Subscriber<? super Payload> subscriber;
         private volatile boolean cancelled;
+        /** The channel's first payload carries the stream's number as its metadata. */
+        private boolean opened;
 
-        ChannelLink(final AtomicReference<Throwable> failure) {
+        ChannelLink(final int stream, final AtomicReference<Throwable> failure) {
+            this.stream = stream;
             this.failure = failure;
         }
 
@@ -219,7 +229,13 @@ public final class RSocketTransport implements Transport {
                 }
             }
             requested.decrementAndGet();
-            actual.onNext(ByteBufPayload.create(data));
+            if (opened) {
+                actual.onNext(ByteBufPayload.create(data));
+            } else {
+                opened = true;
+                actual.onNext(ByteBufPayload.create(data, ByteBufAllocator.DEFAULT.buffer(Integer.BYTES)
+                    .writeInt(stream)));
+            }
             return true;
         }
 
