@@ -12,15 +12,20 @@ import java.util.function.Consumer;
  * <p>Rank r's input element i is a small integer ({@link #input}), so every partial sum is an integer below 2^24 and
  * exact in a float whatever the order of the additions: the check is equality.
  */
-final class AllReduceBench {
+public final class AllReduceBench {
 
     private final int rank;
     private final int ranks;
     private final RingAllReduce allReduce;
     private final RingControl control;
 
-    /** @see RingAllReduce#RingAllReduce */
-    AllReduceBench(final int rank, final int ranks, final int sliceFloats, final RingLink link) {
+    /**
+     * @param rank        this rank, 0 to ranks - 1; its right neighbour is rank + 1 (mod ranks)
+     * @param ranks       how many ranks the ring has, at least 2
+     * @param sliceFloats the most floats one slice carries
+     * @param link        this rank's link to its neighbours
+     */
+    public AllReduceBench(final int rank, final int ranks, final int sliceFloats, final RingLink link) {
         this.rank = rank;
         this.ranks = ranks;
         this.allReduce = new RingAllReduce(rank, ranks, sliceFloats, link);
@@ -38,9 +43,11 @@ final class AllReduceBench {
      * would otherwise show as the small sizes' times). Every rank calls it with the same arguments.
      *
      * @param rows on rank 0, given each size's result over all ranks; on the others, this rank's own
+     * @throws InterruptedException if interrupted while waiting for a neighbour
+     * @throws IllegalStateException if the link failed or stalled
      * @return the elements this rank found wrong, over every size
      */
-    long run(final long minBytes, final long maxBytes, final int factor, final int jitWarmups, final int warmups,
+    public long run(final long minBytes, final long maxBytes, final int factor, final int jitWarmups, final int warmups,
              final int iterations, final Consumer<AllReduceRow> rows) throws InterruptedException {
         final int largest = Math.toIntExact(maxBytes / Float.BYTES);
         final float[] input = new float[largest];

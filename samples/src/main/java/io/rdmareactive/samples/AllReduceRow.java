@@ -13,7 +13,7 @@ import java.util.Locale;
  * @param micros the time of one all-reduce, in microseconds
  * @param wrong  the elements that differed from the expected sum
  */
-record AllReduceRow(long bytes, int count, int ranks, double micros, long wrong) {
+public record AllReduceRow(long bytes, int count, int ranks, double micros, long wrong) {
 
     /** The table's two header lines, in nccl-tests' columns. */
     static final String HEADER = String.format(Locale.ROOT, "#%11s %12s %8s %6s %10s %8s %8s %8s%n"
@@ -21,12 +21,12 @@ record AllReduceRow(long bytes, int count, int ranks, double micros, long wrong)
         "#wrong", "(B)", "(elements)", "", "", "(us)", "(GB/s)", "(GB/s)", "");
 
     /** @return GB/s (10^9 bytes a second): the size over the time */
-    double algbw() {
+    public double algbw() {
         return bytes / micros / 1e3;
     }
 
     /** @return GB/s: algbw x 2(n-1)/n */
-    double busbw() {
+    public double busbw() {
         return algbw() * 2 * (ranks - 1) / ranks;
     }
 

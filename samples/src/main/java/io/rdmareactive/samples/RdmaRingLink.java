@@ -18,8 +18,10 @@ import reactor.util.retry.Retry;
  * the slices from the left arrive on the served connection's {@code inbound().receiveViews()} and are summed straight
  * out of the receive ring ({@link SliceReceiver}). Back-pressure is the library's: a send waits while the right
  * neighbour's ring is full or it has not asked for more.
+ *
+ * <p>Each rank may be a process ({@link AllReduce}) or a thread: ranks in one JVM share its rdma-reactive runtime.
  */
-final class RdmaRingLink implements RingLink {
+public final class RdmaRingLink implements RingLink {
 
     /** The streams each connection has: stream 1 carries the slices, the least a connection may have. */
     private static final int STREAMS = 2;
@@ -64,8 +66,9 @@ final class RdmaRingLink implements RingLink {
      * @param idle        the event loops' idle strategy
      * @param sliceBytes  the largest slice; the rings are made large enough to carry four of them whole
      * @param patience    the longest to wait for a neighbour, and then for any one step of the link
+     * @return the link, connected to both neighbours
      */
-    static RdmaRingLink open(final String[] addresses, final int rank, final Path directory, final String idle,
+    public static RdmaRingLink open(final String[] addresses, final int rank, final Path directory, final String idle,
                              final int sliceBytes, final Duration patience) {
         final int ring = Integer.highestOneBit(Math.max(65_536, (sliceBytes + 64) * 4 - 1)) << 1;
         final LinkWaiter waiter = new LinkWaiter(patience);

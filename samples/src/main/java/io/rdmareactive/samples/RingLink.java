@@ -8,8 +8,12 @@ package io.rdmareactive.samples;
  * <p>One thread, the rank's own, calls every method. Receives are asked for ahead of time ({@link #expect}) so that
  * the left neighbour may run ahead while this rank is still sending; they are stored in the order they were asked
  * for, each into the place its {@code expect} named.
+ *
+ * <p>Public, with {@link AllReduceBench}, {@link AllReduceRow} and {@link RdmaRingLink}, so that the perf suite runs
+ * this same schedule over other transports (Aeron, TCP) with links of its own; the schedule itself
+ * ({@link RingAllReduce}, {@link RingControl}) stays package-private.
  */
-interface RingLink extends AutoCloseable {
+public interface RingLink extends AutoCloseable {
 
     /**
      * Sends {@code source[offset, offset + count)} to the right neighbour as one slice, read from {@code source} when
