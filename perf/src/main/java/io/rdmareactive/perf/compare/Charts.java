@@ -98,6 +98,7 @@ final class Charts {
         }
         incast(results, folder, files);
         allToAll(results, folder, files);
+        allReduce(results, folder, files);
         return files;
     }
 
@@ -142,6 +143,28 @@ final class Charts {
             }
         }
         save(chart, folder, "all-to-all-throughput.png", files, "All-to-all: aggregate MB/s against message size");
+    }
+
+    /** The all-reduce's busbw against vector size, one series per transport; a row with a wrong element is left out. */
+    private static void allReduce(final Results results, final Path folder, final Map<String, String> files)
+        throws IOException {
+        final XYChart chart = chart("Ring all-reduce: busbw against vector size", "vector size (bytes)",
+            "busbw (GB/s)");
+        chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true);
+        for (final String transport : results.transports.keySet()) {
+            final List<Double> x = new ArrayList<>();
+            final List<Double> y = new ArrayList<>();
+            for (final Results.AllReduce row : results.allReduce) {
+                if (row.transport().equals(transport) && row.wrong() == 0 && row.busbwGBs() > 0) {
+                    x.add((double) row.bytes());
+                    y.add(row.busbwGBs());
+                }
+            }
+            if (!x.isEmpty()) {
+                chart.addSeries(transport, x, y);
+            }
+        }
+        save(chart, folder, "all-reduce-busbw.png", files, "Ring all-reduce: busbw (GB/s) against vector size");
     }
 
     /** Adds a percentile curve, plotted against 1/(1-p) so that the tail spreads out. */

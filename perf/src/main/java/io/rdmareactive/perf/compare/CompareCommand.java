@@ -39,9 +39,9 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Option(names = {"-w", "--workloads"}, split = ",", paramLabel = "NAME",
         description = "ping-pong, throughput, backpressure, request-response, connections, memcpy, rma, incast, "
-            + "all-to-all, peer-kill (default: ${DEFAULT-VALUE}; throughput brings its memcpy baseline at its sizes of "
+            + "all-to-all, peer-kill, all-reduce (default: ${DEFAULT-VALUE}; throughput brings its memcpy baseline at its sizes of "
             + "64 KiB and up; rma, one-sided reads, writes and atomics against a server process, and the congestion "
-            + "and failure workloads incast, all-to-all and peer-kill only when named)",
+            + "and failure workloads incast, all-to-all and peer-kill, and the ring all-reduce, only when named)",
         defaultValue = "ping-pong,throughput,backpressure,request-response,connections")
     List<String> workloads;
 
@@ -166,6 +166,16 @@ public final class CompareCommand implements Callable<Integer> {
             + "${DEFAULT-VALUE})", defaultValue = "30s")
     Duration peerKillWait;
 
+    @Option(names = "--allreduce-ranks", paramLabel = "N",
+        description = "Ranks of the all-reduce ring, 2 to 8, each a thread of this JVM (default: ${DEFAULT-VALUE})",
+        defaultValue = "4")
+    int allReduceRanks;
+
+    @Option(names = "--allreduce-sizes", split = ",", paramLabel = "BYTES",
+        description = "Vector sizes of the all-reduce, multiples of 4 from 4 bytes to 64 MiB, one point per size "
+            + "(default: ${DEFAULT-VALUE})", defaultValue = "8,65536,1048576,16777216")
+    List<Integer> allReduceSizes;
+
     @Option(names = {"-o", "--output"}, paramLabel = "DIR",
         description = "Folder for results.json, report.html and the plots (default: perf/target/compare/<time> "
             + "under the current directory)")
@@ -267,6 +277,11 @@ public final class CompareCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--peer-kill-peers are 3 to 8 (two "
                 + "survivors at least) and --peer-kill-wait positive");
         }
+        if (allReduceRanks < 2 || allReduceRanks > 8 || allReduceSizes.isEmpty() || allReduceSizes.stream()
+            .anyMatch(size -> size < Float.BYTES || size > 64 << 20 || size % Float.BYTES != 0)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--allreduce-ranks are 2 to 8 and "
+                + "--allreduce-sizes multiples of 4 (floats) from 4 bytes to 64 MiB");
+        }
         if (consumerRate <= 0 || fixedRate < 0) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--consumer-rate must be positive and "
                 + "--fixed-rate not negative");
@@ -280,7 +295,8 @@ public final class CompareCommand implements Callable<Integer> {
             pinning, List.copyOf(rrSizes), rrInFlight, List.copyOf(new LinkedHashSet<>(connectionCounts)),
             connectionsOpenTimeout, List.copyOf(copySizes), List.copyOf(new LinkedHashSet<>(rmaSizes)), rmaInFlight,
             new Traffic(List.copyOf(new LinkedHashSet<>(incastSenders)), incastSize, incastProbeRate, allToAllParties,
-                List.copyOf(new LinkedHashSet<>(allToAllSizes)), peerKillPeers, peerKillSize, peerKillWait));
+                List.copyOf(new LinkedHashSet<>(allToAllSizes)), peerKillPeers, peerKillSize, peerKillWait,
+                allReduceRanks, List.copyOf(new LinkedHashSet<>(allReduceSizes))));
     }
 
     /**

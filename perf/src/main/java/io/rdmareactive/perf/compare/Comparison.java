@@ -110,6 +110,10 @@ final class Comparison {
                 peerKill(transports);
                 out.print(Tables.peerKill(results));
             }
+            if (settings.workloads().contains(Settings.ALL_REDUCE)) {
+                allReduce(transports);
+                out.print(Tables.allReduce(results));
+            }
         } finally {
             for (final Transport transport : transports.values()) {
                 try {
@@ -420,6 +424,41 @@ final class Comparison {
                     }
                 } catch (final Exception | Error ex) {
                     fail(transport, Settings.PEER_KILL, ex);
+                }
+            }
+        }
+    }
+
+    /**
+     * The ring all-reduce over every transport with a ring link (Aeron, TCP, rdma-reactive's public API over shm); the
+     * others are skipped, saying why. A size with a wrong element is a failure, not a figure.
+     */
+    private void allReduce(final Map<String, Transport> transports) {
+        final List<Transport> fit = new ArrayList<>();
+        for (final Transport transport : transports.values()) {
+            if (AllReduceWorkload.fits(transport)) {
+                fit.add(transport);
+            } else {
+                results.failures.add(new Results.Failure(transport.name(), Settings.ALL_REDUCE, SKIPPED
+                    + "the all-reduce has ring links for " + String.join(", ", AllReduceWorkload.TRANSPORTS)
+                    + " only"));
+            }
+        }
+        final long point = 1000L * settings.traffic().allReduceSizes().size();
+        try (Progress progress = new Progress(Settings.ALL_REDUCE, point * fit.size())) {
+            for (final Transport transport : fit) {
+                final Progress.Point at = progress.point(transport.name() + " x"
+                    + settings.traffic().allReduceRanks(), point);
+                try {
+                    for (final Results.AllReduce row : AllReduceWorkload.run(transport, settings, at)) {
+                        results.allReduce.add(row);
+                        if (row.wrong() != 0) {
+                            results.failures.add(new Results.Failure(transport.name(), Settings.ALL_REDUCE + " "
+                                + Report.bytes((int) row.bytes()), row.wrong() + " elements differed from the sum"));
+                        }
+                    }
+                } catch (final Exception | Error ex) {
+                    fail(transport, Settings.ALL_REDUCE, ex);
                 }
             }
         }

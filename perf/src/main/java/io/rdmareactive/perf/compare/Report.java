@@ -121,6 +121,18 @@ final class Report {
                 + "survivor sent that never arrived, dup those repeated or out of order; both must be 0.</p>\n<pre>")
                 .append(escape(Tables.peerKill(results))).append("</pre>\n");
         }
+        if (!results.allReduce.isEmpty()) {
+            html.append("<h2>Ring all-reduce</h2>\n<p>The samples module's ring all-reduce (reduce-scatter then "
+                + "all-gather of float vectors, each chunk pipelined in slices of at most 256 KiB) with its ranks as "
+                + "threads of this JVM, each with a link of its own to its right and left neighbours over the "
+                + "transport: the same harness code over every transport, only the link differs. Time is the "
+                + "slowest rank's average over the timed all-reduces; algbw is the size over the time and busbw "
+                + "algbw x 2(n-1)/n, as nccl-tests reports them. After the timed runs one more is checked element by "
+                + "element on every rank; #wrong counts the elements that differed from the exact sum, and a row "
+                + "with any is a failure, not a figure.</p>\n<pre>")
+                .append(escape(Tables.allReduce(results))).append("</pre>\n");
+            images(html, charts, "all-reduce-");
+        }
         if (!results.backpressure.isEmpty()) {
             html.append("<h2>Backpressure</h2>\n<p>A producer as fast as the transport lets it against a consumer "
                 + "throttled to a set rate. Lost messages are counted from sequence numbers after the throttle is "

@@ -163,6 +163,22 @@ final class Results {
                     long checked, long lost, long duplicated) {
     }
 
+    /**
+     * One size of the ring all-reduce on one transport, with nccl-tests' figures, from rank 0 (the greatest of the
+     * ranks' average times, the wrong elements summed over every rank).
+     *
+     * @param bytes      the vector's size
+     * @param iterations the timed all-reduces, after the warm-up ones
+     * @param micros     the time of one all-reduce
+     * @param algbwGBs   the size over the time, in GB/s (10^9 bytes a second)
+     * @param busbwGBs   algbw x 2(n-1)/n, comparable with a link's bandwidth whatever the ranks
+     * @param wrong      elements that differed from the expected sum, over every rank: anything but 0 makes the
+     *                   row a failure
+     */
+    record AllReduce(String transport, int ranks, long bytes, int iterations, double micros, double algbwGBs,
+                     double busbwGBs, long wrong) {
+    }
+
     /** A measurement that could not be made, and why. */
     record Failure(String transport, String workload, String reason) {
     }
@@ -185,6 +201,7 @@ final class Results {
     final List<Incast> incast = new ArrayList<>();
     final List<AllToAll> allToAll = new ArrayList<>();
     final List<PeerKill> peerKill = new ArrayList<>();
+    final List<AllReduce> allReduce = new ArrayList<>();
     final List<Failure> failures = new ArrayList<>();
     final List<Ratio> ratios = new ArrayList<>();
 
@@ -206,6 +223,7 @@ final class Results {
         map.put("incast", incast);
         map.put("allToAll", allToAll);
         map.put("peerKill", peerKill);
+        map.put("allReduce", allReduce);
         map.put("ratios", ratios);
         map.put("failures", failures);
         return map;

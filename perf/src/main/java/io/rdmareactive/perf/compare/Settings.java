@@ -13,7 +13,7 @@ import java.util.Set;
  *
  * @param transports       transport names, in the order they run
  * @param workloads        ping-pong, throughput, backpressure, request-response, connections, memcpy, rma, incast,
- *                         all-to-all, peer-kill
+ *                         all-to-all, peer-kill, all-reduce
  * @param pingSizes        ping-pong message sizes
  * @param throughputSizes  throughput message sizes
  * @param streams          stream counts for throughput (1 and several)
@@ -34,7 +34,7 @@ import java.util.Set;
  * @param memcpySizes      the copy baseline's sizes (measured with throughput, or as the memcpy workload)
  * @param rmaSizes         the rma workload's sizes of one-sided reads and writes and of its request-response calls
  * @param rmaInFlight      one-sided operations in flight of the rma workload's pipelined mode (at most)
- * @param traffic          the incast, all-to-all and peer-kill workloads' settings
+ * @param traffic          the incast, all-to-all, peer-kill and all-reduce workloads' settings
  */
 record Settings(List<String> transports, Set<String> workloads, List<Integer> pingSizes,
                 List<Integer> throughputSizes, List<Integer> streams, List<Integer> multiStreamSizes,
@@ -53,8 +53,9 @@ record Settings(List<String> transports, Set<String> workloads, List<Integer> pi
     static final String INCAST = "incast";
     static final String ALL_TO_ALL = "all-to-all";
     static final String PEER_KILL = "peer-kill";
+    static final String ALL_REDUCE = "all-reduce";
     static final List<String> WORKLOADS = List.of(PING_PONG, THROUGHPUT, BACKPRESSURE, REQUEST_RESPONSE, CONNECTIONS,
-        MEMCPY, RMA, INCAST, ALL_TO_ALL, PEER_KILL);
+        MEMCPY, RMA, INCAST, ALL_TO_ALL, PEER_KILL, ALL_REDUCE);
 
     Map<String, Object> asMap() {
         final Map<String, Object> map = new LinkedHashMap<>();
@@ -79,7 +80,7 @@ record Settings(List<String> transports, Set<String> workloads, List<Integer> pi
         map.put("rmaInFlight", rmaInFlight);
         map.putAll(traffic.asMap());
         map.put("peers", "both peers of every transport in this one JVM, on separate threads; the rma workload's "
-            + "server and the peer-kill workload's peers in JVMs of their own");
+            + "server and the peer-kill workload's peers in JVMs of their own; the all-reduce's ranks threads of this JVM");
         map.put("cpuPinning", pinning);
         return map;
     }

@@ -206,6 +206,23 @@ final class Tables {
         return out.toString();
     }
 
+    static String allReduce(final Results results) {
+        final StringBuilder out = new StringBuilder();
+        out.append("Ring all-reduce of float vectors (sum), ranks as threads of this JVM, nccl-tests' figures: time "
+            + "of one all-reduce (us, slowest rank), algbw = size / time, busbw = algbw x 2(n-1)/n (GB/s; this "
+            + "machine); a row with a wrong element is a failure\n");
+        out.append(String.format(Locale.ROOT, "%-12s %5s %-8s %6s %12s %9s %9s %7s%n", "transport", "ranks", "size",
+            "iters", "time us", "algbw", "busbw", "#wrong"));
+        for (final Results.AllReduce a : results.allReduce) {
+            out.append(a.wrong() == 0
+                ? String.format(Locale.ROOT, "%-12s %5d %-8s %6d %12.1f %9.3f %9.3f %7d%n", a.transport(), a.ranks(),
+                    Report.bytes((int) a.bytes()), a.iterations(), a.micros(), a.algbwGBs(), a.busbwGBs(), a.wrong())
+                : String.format(Locale.ROOT, "%-12s %5d %-8s %6d %12s %9s %9s %7d  FAILED%n", a.transport(),
+                    a.ranks(), Report.bytes((int) a.bytes()), a.iterations(), "-", "-", "-", a.wrong()));
+        }
+        return out.toString();
+    }
+
     static String memcpy(final Results results) {
         final StringBuilder out = new StringBuilder();
         out.append("memcpy baseline: one thread, MemorySegment.copy from one native buffer to a ring of native "

@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The settings of the congestion and failure workloads (incast, all-to-all, peer-kill).
+ * The settings of the workloads with more than two parties: the congestion and failure workloads (incast,
+ * all-to-all, peer-kill) and the ring all-reduce.
  *
  * @param incastSenders      sender counts of the incast workload, one point per count
  * @param incastSize         the incast senders' message size
@@ -16,14 +17,17 @@ import java.util.Map;
  * @param peerKillPeers      how many peer processes exchange messages in the peer-kill workload
  * @param peerKillSize       the peer-kill workload's message size
  * @param peerKillWait       how long the peer-kill workload waits for every survivor to report the failure
+ * @param allReduceRanks     the all-reduce ring's ranks, each a thread
+ * @param allReduceSizes     the all-reduce's vector sizes in bytes, one point per size
  */
 record Traffic(List<Integer> incastSenders, int incastSize, double probeRate, int allToAllParties,
-               List<Integer> allToAllSizes, int peerKillPeers, int peerKillSize, Duration peerKillWait) {
+               List<Integer> allToAllSizes, int peerKillPeers, int peerKillSize, Duration peerKillWait,
+               int allReduceRanks, List<Integer> allReduceSizes) {
 
     /** @return the defaults of the command line */
     static Traffic defaults() {
         return new Traffic(List.of(2, 4, 8), 4096, 1000, 3, List.of(32, 4096, 65536, 1 << 20), 3, 256,
-            Duration.ofSeconds(30));
+            Duration.ofSeconds(30), 4, List.of(8, 64 << 10, 1 << 20, 16 << 20));
     }
 
     Map<String, Object> asMap() {
@@ -37,6 +41,8 @@ record Traffic(List<Integer> incastSenders, int incastSize, double probeRate, in
         map.put("peerKillPeers", peerKillPeers);
         map.put("peerKillSize", peerKillSize);
         map.put("peerKillWaitSeconds", peerKillWait.toMillis() / 1000.0);
+        map.put("allReduceRanks", allReduceRanks);
+        map.put("allReduceSizes", allReduceSizes);
         return map;
     }
 }

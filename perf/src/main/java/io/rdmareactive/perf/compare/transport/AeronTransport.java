@@ -64,6 +64,16 @@ public final class AeronTransport implements Transport {
         return aeronDirectory;
     }
 
+    /** @return the client of the embedded driver, for workloads that make publications of their own (all-reduce) */
+    public Aeron aeron() {
+        return aeron;
+    }
+
+    /** @return the run's idle strategy */
+    public Idle idle() {
+        return idle;
+    }
+
     /** @return whether this is Aeron UDP (else IPC) */
     public boolean udp() {
         return udp;
