@@ -80,7 +80,8 @@ record Settings(List<String> transports, Set<String> workloads, List<Integer> pi
         map.put("rmaInFlight", rmaInFlight);
         map.putAll(traffic.asMap());
         map.put("peers", "both peers of every transport in this one JVM, on separate threads; the rma workload's "
-            + "server and the peer-kill workload's peers in JVMs of their own; the all-reduce's ranks threads of this JVM");
+            + "server and the peer-kill workload's peers in JVMs of their own; the all-reduce's ranks are threads of "
+            + "this JVM");
         map.put("cpuPinning", pinning);
         return map;
     }

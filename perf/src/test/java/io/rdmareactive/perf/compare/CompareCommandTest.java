@@ -25,7 +25,9 @@ class CompareCommandTest {
         assertThat(settings.transports()).containsExactly("aeron-ipc", "aeron-udp", "rr-shm-raw", "rr-shm-flux",
             "netty-tcp", "rsocket-tcp", "rr-verbs-raw", "rr-verbs-flux");
         assertThat(settings.workloads()).containsExactly("ping-pong", "throughput", "backpressure",
-            "request-response", "connections");
+            "request-response", "connections", "all-reduce");
+        assertThat(settings.traffic().allReduceRanks()).isEqualTo(4);
+        assertThat(settings.traffic().allReduceSizes()).containsExactly(8, 64 << 10, 1 << 20, 16 << 20);
         assertThat(settings.pingSizes()).containsExactly(32, 256, 4096, 65536);
         assertThat(settings.throughputSizes()).containsExactly(32, 256, 4096, 65536, 1 << 20);
         assertThat(settings.idle()).isEqualTo(Idle.YIELDING);
