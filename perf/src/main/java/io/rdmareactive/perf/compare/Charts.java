@@ -150,7 +150,8 @@ final class Charts {
         throws IOException {
         final XYChart chart = chart("Ring all-reduce: busbw against vector size", "vector size (bytes)",
             "busbw (GB/s)");
-        chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true);
+        // small vectors move thousandths of a GB/s: powers of ten rather than "0"
+        chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true).setYAxisDecimalPattern("0.##E0");
         for (final String transport : results.transports.keySet()) {
             final List<Double> x = new ArrayList<>();
             final List<Double> y = new ArrayList<>();
