@@ -106,7 +106,7 @@ final class AeronRingLink implements RingLink {
                     sliceBytes, patience);
             }
             return links;
-        } catch (final RuntimeException ex) {
+        } catch (final IOException | RuntimeException ex) {
             CloseHelper.closeAll(publications);
             CloseHelper.closeAll(subscriptions);
             throw ex;
