@@ -36,7 +36,10 @@ import reactor.core.publisher.Mono;
 public final class RSocketTransport implements Transport {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    /** Echoes the client asks for at once, and asks again for half of as they arrive. */
+    /**
+     * Echoes the client asks for at once, and asks again for half of as they arrive; likewise the messages a consuming
+     * server asks for.
+     */
     private static final int REPLY_DEMAND = 256;
 
     @Override
@@ -48,7 +51,8 @@ public final class RSocketTransport implements Transport {
     public String setup() {
         return "RSocket-java 1.1.5 over its TCP transport (Reactor Netty NIO event loops on 127.0.0.1): one "
             + "requestChannel per stream, the client emitting from its own thread while the server's request-n "
-            + "allows; zero-copy frame decoding on both sides; echoes requested " + REPLY_DEMAND + " at a time";
+            + "allows (a consuming server requests " + REPLY_DEMAND + " at a time as it takes them); zero-copy frame "
+            + "decoding on both sides; echoes requested " + REPLY_DEMAND + " at a time";
     }
 
     @Override
@@ -68,7 +72,9 @@ public final class RSocketTransport implements Transport {
                         }
                         final PayloadConsumer consumer = new PayloadConsumer(spec.consumers()
                             .apply(opening.sliceMetadata().getInt(0)));
-                        return all.doOnNext(consumer::accept).thenMany(Flux.<Payload>empty());
+                        // limitRate: the server asks for the channel in batches as its consumer takes them, so
+                        // RSocket's REQUEST_N holds a fast client back (then() alone would ask for everything)
+                        return all.limitRate(REPLY_DEMAND).doOnNext(consumer::accept).thenMany(Flux.<Payload>empty());
                     });
                 }
             }))
