@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,6 +49,9 @@ import org.agrona.collections.Int2ObjectHashMap;
  * manager's answers.
  */
 final class VerbsDevice implements RdmaDevice {
+
+    /** The device to open where {@link DeviceOptions#deviceName()} names none. */
+    static final String DEVICE_PROPERTY = "rdma.verbs.device";
 
     private static final System.Logger LOG = System.getLogger(VerbsDevice.class.getName());
     private static final int RDMA_PS_TCP = 0x106;
@@ -145,13 +149,17 @@ final class VerbsDevice implements RdmaDevice {
     }
 
     /**
-     * Opens the device the options name, or the first with an active port.
+     * Opens the device the options name, else the one the system property {@value #DEVICE_PROPERTY} names, else the
+     * first with an active port. The property is how a process whose devices are opened for it (the Reactor API's
+     * runtimes name none) picks one on a machine with several: a process per node in the Soft-RoCE guest's two-node
+     * set-up, or on a host with two adapters.
      *
      * @throws VerbsUnavailableException if there is none; the message says why and what to do
      */
     static VerbsDevice open(final DeviceOptions options) {
         final VerbsLibrary lib = VerbsLibrary.get();
-        final VerbsDeviceProbe.Device device = VerbsDeviceProbe.probe().choose(options.deviceName());
+        final VerbsDeviceProbe.Device device = VerbsDeviceProbe.probe().choose(options.deviceName()
+            .or(() -> Optional.ofNullable(System.getProperty(DEVICE_PROPERTY)).filter(name -> !name.isBlank())));
         return new VerbsDevice(lib, device, options);
     }
 
