@@ -78,10 +78,9 @@ import reactor.core.publisher.Sinks;
 public final class PingPong {
 
     static final String USAGE = "use --round-trips=N --size=BYTES --idle=busy-spin|yielding|backoff|sleeping "
-        + "[--role=ping|pong --address=NAME] [--directory=PATH] [--liveness-seconds=N]";
+        + "[--role=ping|pong --address=NAME] [--directory=PATH] [--liveness-seconds=N] [--startup-seconds=N]";
     private static final Set<String> OPTIONS = Set.of("role", "address", "round-trips", "size", "idle", "directory",
-        "provider", "once", "liveness-seconds");
-    private static final Duration STARTUP = Duration.ofSeconds(30);
+        "provider", "once", "liveness-seconds", "startup-seconds");
     /** The longest wait for one echo: a slow machine only makes the run longer, a stuck peer ends it. */
     private static final Duration ECHO_TIMEOUT = Duration.ofSeconds(30);
     private static final String LISTENING = "pong: listening at ";
@@ -131,7 +130,7 @@ public final class PingPong {
                     });
             })
             .bind()
-            .block(STARTUP);
+            .block(settings.startup());
         if (settings.once) {
             // started by a ping: serve it, and go away with it even if it dies first
             ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> System.exit(3)));
@@ -160,7 +159,7 @@ public final class PingPong {
         final PongProcess pong = startPong ? PongProcess.start(settings, address, out) : null;
         String failure = null;
         try {
-            final Connection connection = client(settings, address).connect().block(STARTUP);
+            final Connection connection = client(settings, address).connect().block(settings.startup());
             try {
                 pinger.run(connection, ECHO_TIMEOUT);
                 // the side that has read everything lets the other close: see the class comment
@@ -218,6 +217,9 @@ public final class PingPong {
     private static RdmaClient client(final Settings settings, final String address) {
         RdmaClient client = RdmaClient.create().provider(settings.provider).address(address)
             .idleStrategy(settings.idle);
+        if (settings.startupSeconds > 0) {
+            client = client.connectTimeout(settings.startup());
+        }
         if (settings.livenessSeconds > 0) {
             client = client.liveness(keepalive(settings), Duration.ofSeconds(settings.livenessSeconds));
         }
@@ -346,6 +348,9 @@ public final class PingPong {
             if (settings.livenessSeconds > 0) {
                 command.add("--liveness-seconds=" + settings.livenessSeconds);
             }
+            if (settings.startupSeconds > 0) {
+                command.add("--startup-seconds=" + settings.startupSeconds);
+            }
             if (settings.directory != null) {
                 command.add("--directory=" + settings.directory);
             }
@@ -369,11 +374,11 @@ public final class PingPong {
             });
             final PongProcess pong = new PongProcess(process, reader);
             try {
-                listening.get(STARTUP.toSeconds(), TimeUnit.SECONDS);
+                listening.get(settings.startup().toSeconds(), TimeUnit.SECONDS);
             } catch (final ExecutionException | TimeoutException ex) {
                 pong.kill();
                 throw new IllegalStateException("cannot start the pong: " + (ex instanceof TimeoutException
-                    ? "it did not listen within " + STARTUP : ex.getCause().getMessage()), ex);
+                    ? "it did not listen within " + settings.startup() : ex.getCause().getMessage()), ex);
             }
             return pong;
         }
@@ -399,9 +404,17 @@ public final class PingPong {
     /**
      * @param livenessSeconds the connection's liveness timeout (--liveness-seconds; 0: the default of 5 s), for slow
      *                        or emulated machines where a process can stall for seconds
+     * @param startupSeconds  how long binding, connecting (the server's answer included) and starting the pong may
+     *                        take (--startup-seconds; 0: 30 s, and the client's default connect timeout of 10 s for
+     *                        the server's answer): an emulated machine loads the classes of a first connect and of
+     *                        its first accept slowly
      */
     private record Settings(String role, String address, int roundTrips, int size, String idle, Path directory,
-                            String provider, boolean once, int livenessSeconds) {
+                            String provider, boolean once, int livenessSeconds, int startupSeconds) {
+
+        Duration startup() {
+            return Duration.ofSeconds(startupSeconds > 0 ? startupSeconds : 30);
+        }
 
         static Settings parse(final String[] args) {
             final SampleArguments arguments = SampleArguments.parse(args, OPTIONS, USAGE);
@@ -414,7 +427,8 @@ public final class PingPong {
                 arguments.integer("round-trips", 50_000, 10, Integer.MAX_VALUE - 1),
                 arguments.integer("size", 32, 1, 1 << 20), arguments.idle("yielding"),
                 directory == null ? null : Path.of(directory), arguments.string("provider", "shm"),
-                arguments.has("once"), arguments.integer("liveness-seconds", 0, 0, 3600));
+                arguments.has("once"), arguments.integer("liveness-seconds", 0, 0, 3600),
+                arguments.integer("startup-seconds", 0, 0, 3600));
         }
     }
 }
