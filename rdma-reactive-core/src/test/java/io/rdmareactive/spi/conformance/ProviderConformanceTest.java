@@ -161,6 +161,17 @@ public abstract class ProviderConformanceTest {
     protected abstract DeviceOptions deviceOptions();
 
     /**
+     * @param role the endpoint's role in the test: {@code server...} for the side that listens, anything else
+     * ({@code client...}, {@code other}, {@code peer} for a peer JVM) for a side that connects
+     * @return options to open that side's device with: {@link #deviceOptions()}, unless a subclass puts the listening
+     * and the connecting sides on different devices (the verbs suite across the Soft-RoCE guest's two nodes, where
+     * a connection leaves through one device and arrives at the other)
+     */
+    protected DeviceOptions deviceOptions(final String role) {
+        return deviceOptions();
+    }
+
+    /**
      * @param uniqueName a short name, unique within the test, made of letters, digits and dashes
      * @return an address, in the provider's form, that a device can listen on and another device can connect to
      */
@@ -1553,7 +1564,7 @@ public abstract class ProviderConformanceTest {
     }
 
     final Endpoint endpoint(final String role) {
-        return new Endpoint(role, openDevice());
+        return new Endpoint(role, own(RdmaProviders.named(providerName()).open(deviceOptions(role))));
     }
 
     final String uniqueAddress() {
@@ -1663,7 +1674,7 @@ public abstract class ProviderConformanceTest {
     }
 
     private ChildJvm startPeer(final String address, final String mode) {
-        return own(ChildJvm.start(ConformancePeer.arguments(providerName(), deviceOptions(), address, mode)));
+        return own(ChildJvm.start(ConformancePeer.arguments(providerName(), deviceOptions("peer"), address, mode)));
     }
 
     /**
