@@ -29,4 +29,15 @@ public interface RdmaProvider {
      * @throws RdmaException if the device cannot be opened; the message says what was wrong and what to do
      */
     RdmaDevice open(DeviceOptions options);
+
+    /**
+     * Describes the devices this provider sees, for records kept next to measurements: each device's name, firmware,
+     * and each port's state, link layer, MTU and speed, one line per item. Never throws; empty where the provider has
+     * nothing to describe beyond its {@link #availability()}.
+     *
+     * @return the description, or an empty string
+     */
+    default String describeDevices() {
+        return "";
+    }
 }

@@ -68,6 +68,7 @@ public final class AllReduce {
                 + "sum, slices of %d B, %d warm-up and %d timed iterations per size (after %d of the smallest for the "
                 + "JIT), idle strategy '%s'%n", settings.processes(), settings.sliceBytes(), settings.warmups(),
             settings.iterations(), settings.jitWarmups(), settings.idle());
+        SampleEnvironment.print(out, "# ");
         final List<ChildJvm> ranks = new ArrayList<>();
         final List<AllReduceRow> rows = new ArrayList<>();
         boolean passed;

@@ -290,6 +290,7 @@ public final class Soak {
         out.printf(Locale.ROOT, "soak: %d s, %d connections, %d exchanges at once on each, seed %d, consumer stalls "
             + "up to %d ms, idle strategy '%s', provider 'shm'%n", seconds, connections, concurrency, seed, maxStall,
             idle);
+        SampleEnvironment.print(out, "soak: environment: ");
         RdmaServer server = RdmaServer.create().provider("shm").address(address).idleStrategy(idle)
             .handleStreams((kind, in, outbound) -> serve(kind, in.receive(RECEIVED), messages -> outbound.send(messages, message), counts,
                 maxStall, stalls));

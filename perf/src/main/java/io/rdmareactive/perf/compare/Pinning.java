@@ -17,7 +17,7 @@ final class Pinning {
     /** @return what the run's pinning is, as the report states it */
     static String apply(final String cpus) throws IOException, InterruptedException {
         if (cpus == null || cpus.isBlank()) {
-            return "none (the JVM may run on CPUs " + Environment.statusField("Cpus_allowed_list") + ")";
+            return "none (the JVM may run on CPUs " + io.rdmareactive.RdmaEnvironment.describe().get("cpusAllowed") + ")";
         }
         final Process taskset;
         try {
@@ -32,6 +32,6 @@ final class Pinning {
             throw new IllegalStateException("taskset could not pin this JVM to CPUs " + cpus + ": " + output);
         }
         return "whole JVM pinned with taskset -a -p -c " + cpus + " (now allowed: "
-            + Environment.statusField("Cpus_allowed_list") + "); no per-thread pinning";
+            + io.rdmareactive.RdmaEnvironment.describe().get("cpusAllowed") + "); no per-thread pinning";
     }
 }

@@ -30,8 +30,30 @@ public final class RdmaInfo {
      * @return 0 when a verbs device is usable, 1 otherwise
      */
     public static int print(final PrintStream out) {
-        final VerbsDeviceProbe.Result found = VerbsDeviceProbe.probe();
         out.println("rdma-info: RDMA devices seen through libibverbs/librdmacm (Java FFM)");
+        printDevices(out);
+        out.println("providers:");
+        boolean verbsUsable = false;
+        for (final RdmaProvider provider : RdmaProviders.all()) {
+            final Availability availability = provider.availability();
+            out.printf(Locale.ROOT, "  %-6s %s: %s%n", provider.name(),
+                availability.available() ? "available" : "unavailable", availability.reason());
+            if (provider.name().equals(VerbsProvider.NAME)) {
+                verbsUsable = availability.available();
+            }
+        }
+        try {
+            final RdmaProvider chosen = RdmaProviders.auto();
+            out.println("auto picks: " + chosen.name() + " (" + chosen.availability().reason() + ")");
+        } catch (final RuntimeException ex) {
+            out.println("auto picks nothing: " + ex.getMessage());
+        }
+        return verbsUsable ? 0 : 1;
+    }
+
+    /** Prints each verbs device: its firmware and limits, and each port's state, link layer, MTU, speed and GIDs. */
+    static void printDevices(final PrintStream out) {
+        final VerbsDeviceProbe.Result found = VerbsDeviceProbe.probe();
         if (found.problem() != null) {
             out.println("  none: " + found.problem());
         }
@@ -54,22 +76,5 @@ public final class RdmaInfo {
                 }
             }
         }
-        out.println("providers:");
-        boolean verbsUsable = false;
-        for (final RdmaProvider provider : RdmaProviders.all()) {
-            final Availability availability = provider.availability();
-            out.printf(Locale.ROOT, "  %-6s %s: %s%n", provider.name(),
-                availability.available() ? "available" : "unavailable", availability.reason());
-            if (provider.name().equals(VerbsProvider.NAME)) {
-                verbsUsable = availability.available();
-            }
-        }
-        try {
-            final RdmaProvider chosen = RdmaProviders.auto();
-            out.println("auto picks: " + chosen.name() + " (" + chosen.availability().reason() + ")");
-        } catch (final RuntimeException ex) {
-            out.println("auto picks nothing: " + ex.getMessage());
-        }
-        return verbsUsable ? 0 : 1;
     }
 }

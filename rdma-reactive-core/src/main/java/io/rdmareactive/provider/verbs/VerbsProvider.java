@@ -37,4 +37,17 @@ public final class VerbsProvider implements RdmaProvider {
     public RdmaDevice open(final DeviceOptions options) {
         return VerbsDevice.open(options);
     }
+
+    @Override
+    public String describeDevices() {
+        try {
+            final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            try (java.io.PrintStream out = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8)) {
+                RdmaInfo.printDevices(out);
+            }
+            return bytes.toString(java.nio.charset.StandardCharsets.UTF_8).stripTrailing();
+        } catch (final RuntimeException | LinkageError ex) {
+            return "  none: probing the RDMA devices failed: " + ex;
+        }
+    }
 }
