@@ -10,7 +10,7 @@ import java.util.function.Supplier;
  * that stored a slice, the thread that encoded one), and never longer than a deadline without progress. Parking
  * rather than spinning leaves the cores to the event loops, of which a small machine has fewer than ranks.
  */
-final class LinkWaiter {
+public final class LinkWaiter {
 
     /** Parked at most this long at a time, in case a wake-up came between the check and the park. */
     private static final long PARK_NANOS = 200_000;
@@ -19,7 +19,7 @@ final class LinkWaiter {
     private volatile Thread waiting;
 
     /** @param patience the longest a wait may last */
-    LinkWaiter(final Duration patience) {
+    public LinkWaiter(final Duration patience) {
         this.patience = patience;
     }
 
@@ -31,7 +31,7 @@ final class LinkWaiter {
      * @throws IllegalStateException if {@code failure} gives something, or {@code done} is still false after the
      *     patience this waiter was made with
      */
-    void await(final BooleanSupplier done, final Supplier<Throwable> failure, final Supplier<String> what)
+    public void await(final BooleanSupplier done, final Supplier<Throwable> failure, final Supplier<String> what)
         throws InterruptedException {
         final long deadline = System.nanoTime() + patience.toNanos();
         waiting = Thread.currentThread();
@@ -55,7 +55,7 @@ final class LinkWaiter {
     }
 
     /** Wakes the waiting thread, if one waits. */
-    void wake() {
+    public void wake() {
         final Thread thread = waiting;
         if (thread != null) {
             LockSupport.unpark(thread);

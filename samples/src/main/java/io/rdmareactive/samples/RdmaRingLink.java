@@ -7,6 +7,7 @@ import io.rdmareactive.RdmaServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
+import org.agrona.DirectBuffer;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.util.retry.Retry;
@@ -32,7 +33,7 @@ public final class RdmaRingLink implements RingLink {
     private final LinkWaiter waiter;
     private final DisposableServer server;
     private final Connection right;
-    private final SliceReceiver fromLeft;
+    private final SliceReceiver<DirectBuffer> fromLeft;
     private final Sinks.Many<FloatSlice> toRight = Sinks.many().unicast().onBackpressureBuffer();
     private final SendProgress progress;
     /** Used in turn: a slice is reused once the {@value #IN_FLIGHT} after it were handed over, so it was written. */
@@ -41,7 +42,7 @@ public final class RdmaRingLink implements RingLink {
     private final AtomicReference<Throwable> sendFailure = new AtomicReference<>();
 
     private RdmaRingLink(final LinkWaiter waiter, final DisposableServer server, final Connection right,
-                         final SliceReceiver fromLeft) {
+                         final SliceReceiver<DirectBuffer> fromLeft) {
         this.waiter = waiter;
         this.server = server;
         this.right = right;
@@ -72,7 +73,8 @@ public final class RdmaRingLink implements RingLink {
                              final int sliceBytes, final Duration patience) {
         final int ring = Integer.highestOneBit(Math.max(65_536, (sliceBytes + 64) * 4 - 1)) << 1;
         final LinkWaiter waiter = new LinkWaiter(patience);
-        final SliceReceiver fromLeft = new SliceReceiver(waiter);
+        final SliceReceiver<DirectBuffer> fromLeft = new SliceReceiver<>(waiter,
+            view -> FloatCopies.segment(view, 0, view.capacity()));
         RdmaServer serving = RdmaServer.create().provider("shm").address(addresses[rank]).idleStrategy(idle)
             .rings(STREAMS, ring)
             .handle((in, out) -> {

@@ -1,27 +1,28 @@
 package io.rdmareactive.samples;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import org.agrona.DirectBuffer;
+import java.util.function.Function;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 /**
- * Receives the left neighbour's slices as views of the receive ring, on the connection's event loop, and stores each
- * straight from the ring into the array its {@link #expect} named (then adds the addend there): the one copy a
- * received float needs. It asks the stream for one message per slice expected, so the left neighbour may send only
- * what has a place to go; the wire's prefetch lets it send that much ahead.
+ * Receives the left neighbour's slices on the thread that delivers them (the connection's event loop: views of the
+ * receive ring for rdma-reactive, frames for Reactor Netty's TCP), and stores each straight from there into the array
+ * its {@link #expect} named (then adds the addend there): the one copy a received float needs. It asks for one
+ * message per slice expected, so the left neighbour may send only what has a place to go (the transport's prefetch
+ * lets it send that much ahead; over TCP, Reactor Netty stops reading the socket).
+ *
+ * @param <T> what the transport delivers a slice as
  */
-final class SliceReceiver extends BaseSubscriber<DirectBuffer> {
-
-    /** Where a slice goes. */
-    private record Expected(float[] target, float[] addend, int offset, int count) {
-    }
+public final class SliceReceiver<T> extends BaseSubscriber<T> {
 
     private final LinkWaiter waiter;
-    private final Queue<Expected> expected = new ConcurrentLinkedQueue<>();
+    private final Function<? super T, MemorySegment> bytes;
+    private final Queue<RingSlot> expected = new ConcurrentLinkedQueue<>();
     private final Sinks.Empty<Void> subscribed = Sinks.empty();
     private final Sinks.Empty<Void> ended = Sinks.empty();
     private long asked;
@@ -29,40 +30,44 @@ final class SliceReceiver extends BaseSubscriber<DirectBuffer> {
     private volatile Throwable failure;
     private volatile boolean completed;
 
-    /** @param waiter woken when a slice was stored, or the stream ended */
-    SliceReceiver(final LinkWaiter waiter) {
+    /**
+     * @param waiter woken when a slice was stored, or the stream ended
+     * @param bytes  the bytes of a delivered slice, valid while it is being stored
+     */
+    public SliceReceiver(final LinkWaiter waiter, final Function<? super T, MemorySegment> bytes) {
         this.waiter = waiter;
+        this.bytes = bytes;
     }
 
     /** @return completes once the stream is subscribed to */
-    Mono<Void> whenSubscribed() {
+    public Mono<Void> whenSubscribed() {
         return subscribed.asMono();
     }
 
     /** @return completes once the stream ended, either way; the server handler's end, which closes the connection */
-    Mono<Void> whenEnded() {
+    public Mono<Void> whenEnded() {
         return ended.asMono();
     }
 
     /** @see RingLink#expect */
-    long expect(final float[] target, final float[] addend, final int offset, final int count) {
-        expected.add(new Expected(target, addend, offset, count));
+    public long expect(final float[] target, final float[] addend, final int offset, final int count) {
+        expected.add(new RingSlot(target, addend, offset, count));
         request(1);
         return ++asked;
     }
 
     /** @return the slices stored so far */
-    long stored() {
+    public long stored() {
         return stored;
     }
 
     /** @return what ended the stream early (an error, a slice of the wrong length, an end before the last slice) */
-    Throwable failure() {
+    public Throwable failure() {
         return failure;
     }
 
     /** @return whether the left neighbour ended its stream */
-    boolean completed() {
+    public boolean completed() {
         return completed;
     }
 
@@ -72,26 +77,20 @@ final class SliceReceiver extends BaseSubscriber<DirectBuffer> {
     }
 
     @Override
-    protected void hookOnNext(final DirectBuffer view) {
-        final Expected slice = expected.poll();
-        if (slice == null || view.capacity() != slice.count() * Float.BYTES) {
-            failure = new IllegalStateException("the left neighbour sent " + view.capacity() + " bytes where "
-                + (slice == null ? "nothing" : slice.count() * Float.BYTES + " bytes") + " were expected");
+    protected void hookOnNext(final T slice) {
+        final RingSlot slot = expected.poll();
+        try {
+            if (slot == null) {
+                throw new IllegalStateException("the left neighbour sent a slice that was not expected");
+            }
+            slot.store(bytes.apply(slice));
+        } catch (final RuntimeException ex) {
+            failure = ex;
             cancel();
             end();
             return;
         }
-        final float[] target = slice.target();
-        final float[] addend = slice.addend();
-        final int offset = slice.offset();
-        FloatCopies.fromBuffer(view, 0, target, offset, slice.count());
-        if (addend != null) {
-            // a second pass over what is now in the cache; the JIT makes a loop over two arrays vector additions
-            for (int i = offset, end = offset + slice.count(); i < end; i++) {
-                target[i] += addend[i];
-            }
-        }
-        stored = stored + 1; // this loop alone writes it
+        stored = stored + 1; // the delivering thread alone writes it
         waiter.wake();
     }
 

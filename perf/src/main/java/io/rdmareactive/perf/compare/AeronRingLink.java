@@ -8,7 +8,9 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.aeron.logbuffer.Header;
 import io.rdmareactive.perf.compare.transport.Idle;
+import io.rdmareactive.samples.FloatCopies;
 import io.rdmareactive.samples.RingLink;
+import io.rdmareactive.samples.RingSlot;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.time.Duration;
@@ -124,7 +126,7 @@ final class AeronRingLink implements RingLink {
 
     @Override
     public void send(final float[] source, final int offset, final int count) {
-        FloatFrames.write(source, offset, count, FloatFrames.segment(frame, 0, count * Float.BYTES));
+        FloatCopies.write(source, offset, count, FloatCopies.segment(frame, 0, count * Float.BYTES));
         offer(count * Float.BYTES, "room for a slice at the right neighbour");
     }
 
@@ -201,7 +203,7 @@ final class AeronRingLink implements RingLink {
             return Action.ABORT; // not asked for yet: it stays in the log
         }
         expected.remove();
-        slot.store(FloatFrames.segment(buffer, offset, length));
+        slot.store(FloatCopies.segment(buffer, offset, length));
         stored++;
         return Action.CONTINUE;
     }

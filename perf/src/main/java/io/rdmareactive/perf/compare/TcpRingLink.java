@@ -4,7 +4,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.rdmareactive.samples.FloatCopies;
+import io.rdmareactive.samples.LinkWaiter;
 import io.rdmareactive.samples.RingLink;
+import io.rdmareactive.samples.SliceReceiver;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,7 +21,7 @@ import reactor.netty.tcp.TcpServer;
  * A {@link RingLink} over TCP with Reactor Netty: each rank serves on 127.0.0.1, where its left neighbour connects
  * with a {@link TcpClient}; a slice is one frame with a 4-byte length prefix. A send copies the slice into a direct
  * buffer and writes it from the rank's thread, waiting while {@value #IN_FLIGHT} writes are not yet done (the
- * socket's back-pressure); the frames from the left are stored on the event loop ({@link TcpRingReceiver}), so they
+ * socket's back-pressure); the frames from the left are stored on the event loop ({@link SliceReceiver}), so they
  * keep being stored while the rank waits to send.
  */
 final class TcpRingLink implements RingLink {
@@ -26,15 +29,15 @@ final class TcpRingLink implements RingLink {
     /** The most frames written and not yet taken by the socket. */
     private static final int IN_FLIGHT = 16;
 
-    private final RankWaiter waiter;
+    private final LinkWaiter waiter;
     private final DisposableServer server;
-    private final TcpRingReceiver fromLeft;
+    private final SliceReceiver<ByteBuf> fromLeft;
     private final Duration patience;
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicReference<Throwable> writeFailure = new AtomicReference<>();
     private Connection toRight;
 
-    private TcpRingLink(final RankWaiter waiter, final DisposableServer server, final TcpRingReceiver fromLeft,
+    private TcpRingLink(final LinkWaiter waiter, final DisposableServer server, final SliceReceiver<ByteBuf> fromLeft,
                         final Duration patience) {
         this.waiter = waiter;
         this.server = server;
@@ -75,8 +78,9 @@ final class TcpRingLink implements RingLink {
     }
 
     private static TcpRingLink serve(final int sliceBytes, final Duration patience) {
-        final RankWaiter waiter = new RankWaiter(patience);
-        final TcpRingReceiver receiver = new TcpRingReceiver(waiter);
+        final LinkWaiter waiter = new LinkWaiter(patience);
+        final SliceReceiver<ByteBuf> receiver = new SliceReceiver<>(waiter,
+            frame -> MemorySegment.ofBuffer(frame.nioBuffer(frame.readerIndex(), frame.readableBytes())));
         final DisposableServer server = TcpServer.create().host("127.0.0.1").port(0)
             .childOption(ChannelOption.TCP_NODELAY, true)
             .doOnConnection(connection -> connection.addHandlerLast("frames",
@@ -96,7 +100,7 @@ final class TcpRingLink implements RingLink {
         final int length = count * Float.BYTES;
         final ByteBuf frame = channel.alloc().directBuffer(Integer.BYTES + length);
         frame.writeInt(length);
-        FloatFrames.write(source, offset, count, MemorySegment.ofBuffer(frame.nioBuffer(Integer.BYTES, length)));
+        FloatCopies.write(source, offset, count, MemorySegment.ofBuffer(frame.nioBuffer(Integer.BYTES, length)));
         frame.writerIndex(Integer.BYTES + length);
         pending.incrementAndGet();
         channel.writeAndFlush(frame).addListener(written -> {

@@ -1,4 +1,4 @@
-package io.rdmareactive.perf.compare;
+package io.rdmareactive.samples;
 
 import java.lang.foreign.MemorySegment;
 
@@ -10,18 +10,18 @@ import java.lang.foreign.MemorySegment;
  * @param offset the first element of target (and addend) the slice covers
  * @param count  its floats
  */
-record RingSlot(float[] target, float[] addend, int offset, int count) {
+public record RingSlot(float[] target, float[] addend, int offset, int count) {
 
     /**
      * Stores a received frame here.
      *
      * @throws IllegalStateException if the frame is not {@code count} floats long
      */
-    void store(final MemorySegment frame) {
+    public void store(final MemorySegment frame) {
         if (frame.byteSize() != (long) count * Float.BYTES) {
             throw new IllegalStateException("the left neighbour sent " + frame.byteSize() + " bytes where "
                 + count * Float.BYTES + " were expected");
         }
-        FloatFrames.store(frame, target, addend, offset);
+        FloatCopies.store(frame, target, addend, offset);
     }
 }
