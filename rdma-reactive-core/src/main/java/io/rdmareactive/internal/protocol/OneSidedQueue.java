@@ -30,11 +30,19 @@ final class OneSidedQueue {
 
     private final ProtocolConnection connection;
     private final ProtectionDomain domain;
-    private final OneSidedOperation[] operations = new OneSidedOperation[CAPACITY];
+    /** The first ring a connection's first operation allocates; it doubles as more wait, up to {@link #CAPACITY}. */
+    static final int INITIAL_CAPACITY = 64;
+
+    /**
+     * The operations, by sequence, in a ring that grows as more wait (a connection that never submits one holds
+     * none: a thousand idle connections cost nothing here).
+     */
+    private OneSidedOperation[] operations;
     /** An operation's outcome, once recorded: its atomic's original value, or its failure's status. */
-    private final long[] originals = new long[CAPACITY];
-    private final int[] statuses = new int[CAPACITY];
-    private final String[] reasons = new String[CAPACITY];
+    private long[] originals;
+    private int[] statuses;
+    private String[] reasons;
+    private int mask = -1;
     private final int maxInFlight;
     private MemoryRegion scratch;
     private AtomicBuffer scratchWords;
@@ -71,15 +79,39 @@ final class OneSidedQueue {
         if (connection.isTerminated()) {
             return ENDED;
         }
-        if (submitted - delivered >= CAPACITY) {
-            return FULL;
+        if (operations == null || submitted - delivered > mask) {
+            if (operations != null && operations.length == CAPACITY) {
+                return FULL;
+            }
+            grow(operations == null ? INITIAL_CAPACITY : operations.length * 2);
         }
-        final int slot = (int) (submitted & (CAPACITY - 1));
+        final int slot = (int) (submitted & mask);
         operations[slot] = operation;
         statuses[slot] = CompletionStatus.SUCCESS;
         reasons[slot] = null;
         submitted++;
         return OK;
+    }
+
+    /** Moves the ring into one of {@code capacity} slots, each operation still at its sequence's slot. */
+    private void grow(final int capacity) {
+        final OneSidedOperation[] newOperations = new OneSidedOperation[capacity];
+        final long[] newOriginals = new long[capacity];
+        final int[] newStatuses = new int[capacity];
+        final String[] newReasons = new String[capacity];
+        for (long sequence = delivered; sequence < submitted; sequence++) {
+            final int from = (int) (sequence & mask);
+            final int to = (int) (sequence & (capacity - 1));
+            newOperations[to] = operations[from];
+            newOriginals[to] = originals[from];
+            newStatuses[to] = statuses[from];
+            newReasons[to] = reasons[from];
+        }
+        operations = newOperations;
+        originals = newOriginals;
+        statuses = newStatuses;
+        reasons = newReasons;
+        mask = capacity - 1;
     }
 
     /** @return true while an operation waits to be posted */
@@ -100,7 +132,7 @@ final class OneSidedQueue {
     int post(final Posting posting) {
         int work = 0;
         while (posted < submitted && posted - completed < maxInFlight && posting.room(1)) {
-            final OneSidedOperation operation = operations[(int) (posted & (CAPACITY - 1))];
+            final OneSidedOperation operation = operations[(int) (posted & mask)];
             final long wrId = KIND | (posted & Posting.POSITION_MASK);
             if (WorkRequestOpcode.isAtomic(operation.opcode())) {
                 if (scratch == null && !allocateScratch()) {
@@ -131,7 +163,7 @@ final class OneSidedQueue {
 
     /** The next operation in flight completed (while completions are polled): recorded, delivered after the poll. */
     void onCompleted() {
-        final int slot = (int) (completed & (CAPACITY - 1));
+        final int slot = (int) (completed & mask);
         if (WorkRequestOpcode.isAtomic(operations[slot].opcode())) {
             originals[slot] = scratchWords.getLongVolatile((int) (completed & (maxInFlight - 1)) * Long.BYTES);
         }
@@ -140,7 +172,7 @@ final class OneSidedQueue {
 
     /** The next operation in flight failed with {@code status} (while completions are polled): recorded. */
     void onFailed(final int status, final String reason) {
-        final int slot = (int) (completed & (CAPACITY - 1));
+        final int slot = (int) (completed & mask);
         statuses[slot] = status;
         reasons[slot] = reason;
         completed++;
@@ -159,7 +191,7 @@ final class OneSidedQueue {
     int deliver() {
         int work = 0;
         while (delivered < completed) {
-            final int slot = (int) (delivered & (CAPACITY - 1));
+            final int slot = (int) (delivered & mask);
             final OneSidedOperation operation = operations[slot];
             final int status = statuses[slot];
             final String reason = reasons[slot];
@@ -183,7 +215,7 @@ final class OneSidedQueue {
     void failAll(final String reason) {
         deliver();
         while (delivered < submitted) {
-            final int slot = (int) (delivered & (CAPACITY - 1));
+            final int slot = (int) (delivered & mask);
             final OneSidedOperation operation = operations[slot];
             operations[slot] = null;
             delivered++;
