@@ -142,8 +142,10 @@ public final class RdmaRuntime implements Disposable {
                 return running;
             }
             // none, released, or broken: a broken one lives on until its users release it, but serves no one new
-            final RdmaRuntime created = open(key.provider(), key.directory(), key.idle(), key.maxRegisteredBytes(),
-                defaultLoops(), false, key);
+            final Builder builder = builder().provider(key.provider()).idleStrategy(key.idle());
+            builder.directory = key.directory();
+            builder.maxRegisteredBytes = key.maxRegisteredBytes();
+            final RdmaRuntime created = open(builder, IdleStrategies.supplier(key.idle()), key.idle(), key);
             SHARED.put(key, created);
             return created;
         }
@@ -152,23 +154,22 @@ public final class RdmaRuntime implements Disposable {
     private record SharedKey(String provider, Path directory, String idle, long maxRegisteredBytes) {
     }
 
-    private static RdmaRuntime open(final String provider, final Path directory, final String idle,
-                                    final long maxRegisteredBytes, final int loopCount, final boolean invoker,
-                                    final SharedKey key) {
-        return open(provider, directory, idle, IdleStrategies.supplier(idle), maxRegisteredBytes, loopCount, invoker,
-            key);
-    }
-
-    private static RdmaRuntime open(final String provider, final Path directory, final String idle,
+    private static RdmaRuntime open(final Builder builder,
                                     final java.util.function.Supplier<org.agrona.concurrent.IdleStrategy> strategies,
-                                    final long maxRegisteredBytes, final int loopCount, final boolean invoker,
-                                    final SharedKey key) {
+                                    final String idle, final SharedKey key) {
         final DeviceOptions.Builder options = DeviceOptions.builder();
-        if (directory != null) {
-            options.directory(directory);
+        if (builder.directory != null) {
+            options.directory(builder.directory);
         }
-        options.maxRegisteredBytes(maxRegisteredBytes > 0 ? maxRegisteredBytes : DEFAULT_MAX_REGISTERED_BYTES);
-        final RdmaDevice device = RdmaProviders.named(provider).open(options.build());
+        if (builder.device != null) {
+            options.deviceName(builder.device);
+        }
+        options.maxRegisteredBytes(builder.maxRegisteredBytes > 0 ? builder.maxRegisteredBytes
+            : DEFAULT_MAX_REGISTERED_BYTES);
+        final Path directory = builder.directory;
+        final int loopCount = builder.loops;
+        final boolean invoker = builder.invoker;
+        final RdmaDevice device = RdmaProviders.named(builder.provider).open(options.build());
         DriverCounters counters = null;
         try {
             final String name = (device.providerName() + "-" + ProcessHandle.current().pid() + "-"
@@ -366,6 +367,7 @@ public final class RdmaRuntime implements Disposable {
     public static final class Builder {
         private String provider = "auto";
         private Path directory;
+        private String device;
         private int loops = defaultLoops();
         private String idle = RdmaConfig.defaultIdle();
         private long maxRegisteredBytes;
@@ -383,6 +385,22 @@ public final class RdmaRuntime implements Disposable {
         /** @param directory where the shared-memory provider keeps its files (its peers' must be the same) */
         public Builder directory(final Path directory) {
             this.directory = Objects.requireNonNull(directory, "directory");
+            return this;
+        }
+
+        /**
+         * @param name the device to open, as the provider names its devices ({@code ibv_devices}' names for
+         *             {@code verbs}, e.g. {@code mlx5_0} or {@code rxe0}); by default the one the system property
+         *             {@code rdma.verbs.device} names, else the first with an active port. A process that uses two
+         *             adapters (or, in the Soft-RoCE guest, both nodes of its two-node set-up) builds a runtime per
+         *             device and gives each server and client one with {@code runOn}.
+         */
+        public Builder device(final String name) {
+            Objects.requireNonNull(name, "device");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("a device name is not blank");
+            }
+            this.device = name;
             return this;
         }
 
@@ -425,7 +443,7 @@ public final class RdmaRuntime implements Disposable {
 
         /** @return the running runtime; the caller holds a reference ({@link RdmaRuntime#dispose()}) */
         public RdmaRuntime build() {
-            return open(provider, directory, idle, maxRegisteredBytes, loops, invoker, null);
+            return open(this, IdleStrategies.supplier(idle), idle, null);
         }
 
         /**
@@ -434,7 +452,7 @@ public final class RdmaRuntime implements Disposable {
          */
         RdmaRuntime build(final java.util.function.Supplier<org.agrona.concurrent.IdleStrategy> strategies,
                           final String description) {
-            return open(provider, directory, description, strategies, maxRegisteredBytes, loops, invoker, null);
+            return open(this, strategies, description, null);
         }
     }
 

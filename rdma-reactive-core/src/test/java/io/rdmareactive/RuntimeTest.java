@@ -2,6 +2,7 @@ package io.rdmareactive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.codec.Codecs;
 import java.time.Duration;
@@ -193,6 +194,33 @@ class RuntimeTest extends RuntimeTestFixture {
         connection.dispose();
         awaitEnded(loops);
         awaitFiles(List.of(), "the directory is empty");
+    }
+
+    @Test
+    void aRuntimeOnANamedDeviceServesAndABlankNameIsRefused() {
+        assertThatThrownBy(() -> RdmaRuntime.builder().device(" ")).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("device");
+        final java.nio.file.Path directory = ShmTestSupport.newDirectory();
+        final RdmaRuntime runtime = RdmaRuntime.builder().provider("shm").device("shm-node-a").directory(directory)
+            .idleStrategy("backoff").build();
+        try {
+            final String address = ShmTestSupport.uniqueAddress("named-device");
+            final DisposableServer server = RdmaServer.create().runOn(runtime).address(address)
+                .handle((in, out) -> out.send(in.receive(Codecs.UTF8_STRING), Codecs.UTF8_STRING))
+                .bind().block(ShmTestSupport.BOUND);
+            final Connection connection = RdmaClient.create().runOn(runtime).address(address).connect()
+                .block(ShmTestSupport.BOUND);
+            final List<String> echoes = connection.inbound().receive(Codecs.UTF8_STRING).take(3).collectList()
+                .doOnSubscribe(subscription -> connection.outbound()
+                    .send(Flux.just("a", "b", "c"), Codecs.UTF8_STRING).subscribe())
+                .block(ShmTestSupport.BOUND);
+            assertThat(echoes).containsExactly("a", "b", "c");
+            connection.dispose();
+            server.dispose();
+        } finally {
+            runtime.dispose();
+            ShmTestSupport.deleteDirectory(directory);
+        }
     }
 
     @Test

@@ -52,8 +52,8 @@ class TwoProcessTest {
 
     @Test
     void aPeerKilledMidStreamEndsTheFluxWithAConnectionErrorThatNamesTheCause() throws Exception {
-        final String address = ShmTestSupport.uniqueAddress("victim");
-        child = Child.start("stream-forever", directory.toString(), address);
+        final String address = addressServedByTheChild("victim");
+        child = Child.startWith(childJvmOptions(), "stream-forever", directory.toString(), address);
         child.awaitLine(ChildPeer.LISTENING);
         final Connection connection = ShmTestSupport.client(directory, address)
             .liveness(ChildPeer.KEEPALIVE, ChildPeer.LIVENESS_TIMEOUT).connect().block(ShmTestSupport.BOUND);
@@ -99,8 +99,8 @@ class TwoProcessTest {
      */
     @Test
     void messagesSentToAStoppedPeerBeforeACloseArriveWhenItRunsAgain() throws Exception {
-        final String address = ShmTestSupport.uniqueAddress("stopped");
-        child = Child.start("count-server", directory.toString(), address);
+        final String address = addressServedByTheChild("stopped");
+        child = Child.startWith(childJvmOptions(), "count-server", directory.toString(), address);
         child.awaitLine(ChildPeer.LISTENING);
         final Connection connection = ShmTestSupport.client(directory, address)
             .liveness(ChildPeer.KEEPALIVE, ChildPeer.LIVENESS_TIMEOUT).connect().block(ShmTestSupport.BOUND);
@@ -134,7 +134,7 @@ class TwoProcessTest {
     void aMillionChecksummedMessagesOfMixedSizesCrossThreeConnectionsOnceEachAndInOrder() throws Exception {
         final int connections = 3;
         final long perConnection = ShmTestSupport.scaled(333_334, 2_000);
-        final String address = ShmTestSupport.uniqueAddress("million");
+        final String address = addressServedHere("million");
         final List<CheckedMessages.Checker> checkers = Collections.synchronizedList(new ArrayList<>());
         final List<Throwable> errors = Collections.synchronizedList(new ArrayList<>());
         final CountDownLatch completed = new CountDownLatch(connections);
@@ -151,7 +151,7 @@ class TwoProcessTest {
             .bind().block(ShmTestSupport.BOUND);
         try {
             final long start = System.nanoTime();
-            child = Child.start("send-checked", directory.toString(), address, String.valueOf(connections),
+            child = Child.startWith(childJvmOptions(), "send-checked", directory.toString(), address, String.valueOf(connections),
                 String.valueOf(perConnection));
             final boolean allCompleted = awaitOrChildFailure(completed);
             final double seconds = (System.nanoTime() - start) / 1e9;
@@ -184,6 +184,21 @@ class TwoProcessTest {
         }
     }
 
+    /** @return an address for a server the child runs (on verbs across two nodes, the child's node's) */
+    protected String addressServedByTheChild(final String prefix) {
+        return ShmTestSupport.uniqueAddress(prefix);
+    }
+
+    /** @return an address for a server this JVM runs (on verbs across two nodes, this node's) */
+    protected String addressServedHere(final String prefix) {
+        return ShmTestSupport.uniqueAddress(prefix);
+    }
+
+    /** @return JVM options of the child beyond the usual ones (across two nodes, the device of its node) */
+    protected List<String> childJvmOptions() {
+        return List.of();
+    }
+
     private boolean awaitOrChildFailure(final CountDownLatch latch) throws InterruptedException {
         final long deadline = System.nanoTime() + CHILD_BOUND.toNanos();
         while (System.nanoTime() < deadline) {
@@ -206,10 +221,6 @@ class TwoProcessTest {
         private Child(final Process process) {
             this.process = process;
             Thread.ofPlatform().daemon().name("child-peer-output").start(this::read);
-        }
-
-        static Child start(final String... arguments) {
-            return startWith(List.of(), arguments);
         }
 
         /** @param jvmOptions options for the child JVM beyond the usual ones */
