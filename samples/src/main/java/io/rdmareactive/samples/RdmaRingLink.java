@@ -4,7 +4,6 @@ import io.rdmareactive.Connection;
 import io.rdmareactive.DisposableServer;
 import io.rdmareactive.RdmaClient;
 import io.rdmareactive.RdmaServer;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import org.agrona.DirectBuffer;
@@ -61,35 +60,29 @@ public final class RdmaRingLink implements RingLink {
      * Serves this rank's address, connects to the right neighbour's (trying again until it serves, within
      * {@code patience}), and waits for the left neighbour to connect.
      *
-     * @param addresses   the ranks' shared-memory addresses, by rank
+     * @param serving     this rank's server as the caller configured it (provider, directory, idle strategy, runtime);
+     *                    its address, rings and handler are set here
+     * @param connecting  its client to the right neighbour, configured the same way; address and rings set here
+     * @param addresses   the ranks' addresses, by rank (shared-memory names, or {@code IP:PORT} on verbs)
      * @param rank        this rank
-     * @param directory   the shared-memory directory, or null for the default
-     * @param idle        the event loops' idle strategy
      * @param sliceBytes  the largest slice; the rings are made large enough to carry four of them whole
      * @param patience    the longest to wait for a neighbour, and then for any one step of the link
      * @return the link, connected to both neighbours
      */
-    public static RdmaRingLink open(final String[] addresses, final int rank, final Path directory, final String idle,
-                             final int sliceBytes, final Duration patience) {
+    public static RdmaRingLink open(final RdmaServer serving, final RdmaClient connecting, final String[] addresses,
+                                    final int rank, final int sliceBytes, final Duration patience) {
         final int ring = Integer.highestOneBit(Math.max(65_536, (sliceBytes + 64) * 4 - 1)) << 1;
         final LinkWaiter waiter = new LinkWaiter(patience);
         final SliceReceiver<DirectBuffer> fromLeft = new SliceReceiver<>(waiter,
             view -> FloatCopies.segment(view, 0, view.capacity()));
-        RdmaServer serving = RdmaServer.create().provider("shm").address(addresses[rank]).idleStrategy(idle)
-            .rings(STREAMS, ring)
+        final DisposableServer server = serving.address(addresses[rank]).rings(STREAMS, ring)
             .handle((in, out) -> {
                 in.receiveViews().subscribe(fromLeft);
                 return fromLeft.whenEnded();
-            });
-        RdmaClient connecting = RdmaClient.create().provider("shm").address(addresses[(rank + 1) % addresses.length])
-            .idleStrategy(idle).rings(STREAMS, ring);
-        if (directory != null) {
-            serving = serving.directory(directory);
-            connecting = connecting.directory(directory);
-        }
-        final DisposableServer server = serving.bind().block(patience);
+            }).bind().block(patience);
         try {
-            final Connection right = connecting.connect()
+            final Connection right = connecting.address(addresses[(rank + 1) % addresses.length])
+                .rings(STREAMS, ring).connect()
                 .retryWhen(Retry.fixedDelay(patience.toMillis() / 100, Duration.ofMillis(100)))
                 .block(patience);
             fromLeft.whenSubscribed().block(patience);

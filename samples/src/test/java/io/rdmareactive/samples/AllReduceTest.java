@@ -1,6 +1,7 @@
 package io.rdmareactive.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +27,28 @@ class AllReduceTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void threeRanksSumEveryElementOfUnevenChunks() throws Exception {
         assertEveryCheckPassed(3, 4, 32_768);
+    }
+
+    @Test
+    void verbsRanksListenAtConsecutivePortsOrWhereListedAndNeedAnAddress() {
+        assertThat(AllReduce.AllReduceSettings.addresses("10.77.0.1:7600", "verbs", 3))
+            .containsExactly("10.77.0.1:7600", "10.77.0.1:7601", "10.77.0.1:7602");
+        assertThat(AllReduce.AllReduceSettings.addresses("10.77.0.1:7600,10.77.0.2:7601", "verbs", 2))
+            .containsExactly("10.77.0.1:7600", "10.77.0.2:7601");
+        assertThat(AllReduce.AllReduceSettings.addresses("ring", "shm", 2)).containsExactly("ring-0", "ring-1");
+        assertThatThrownBy(() -> AllReduce.AllReduceSettings.addresses(null, "verbs", 2))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--addresses");
+        assertThatThrownBy(() -> AllReduce.AllReduceSettings.addresses("a:1,b:2", "verbs", 3))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one per rank (3), not 2");
+        assertThatThrownBy(() -> AllReduce.AllReduceSettings.addresses("10.77.0.1:65535", "verbs", 2))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("IP:PORT");
+        final AllReduce.AllReduceSettings settings = AllReduce.AllReduceSettings.parse(SampleArguments.parse(
+            new String[] {"--provider=verbs --processes=4 --addresses=10.77.0.1:7600 --devices=rxe-a,rxe-b"},
+            java.util.Set.of("provider", "processes", "addresses", "devices"), "usage"));
+        assertThat(settings.device(0)).isEqualTo("rxe-a");
+        assertThat(settings.device(3)).isEqualTo("rxe-b");
+        assertThat(settings.rankArguments(2)).contains("--rank=2", "--provider=verbs", "--devices=rxe-a,rxe-b",
+            "--addresses=10.77.0.1:7600,10.77.0.1:7601,10.77.0.1:7602,10.77.0.1:7603");
     }
 
     private static void assertEveryCheckPassed(final int processes, final int minBytes, final int maxBytes)

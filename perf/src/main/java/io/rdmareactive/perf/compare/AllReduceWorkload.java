@@ -1,5 +1,7 @@
 package io.rdmareactive.perf.compare;
 
+import io.rdmareactive.RdmaClient;
+import io.rdmareactive.RdmaServer;
 import io.rdmareactive.perf.compare.transport.AeronTransport;
 import io.rdmareactive.perf.compare.transport.NettyTcpTransport;
 import io.rdmareactive.perf.compare.transport.ReactiveTransport;
@@ -138,8 +140,11 @@ final class AllReduceWorkload {
             for (int rank = 0; rank < ranks; rank++) {
                 addresses[rank] = shm.nextAddress();
             }
-            return rank -> RdmaRingLink.open(addresses, rank, shm.directory(), shm.idle().label(), SLICE_BYTES,
-                PATIENCE);
+            final String idle = shm.idle().label();
+            return rank -> RdmaRingLink.open(
+                RdmaServer.create().provider("shm").directory(shm.directory()).idleStrategy(idle),
+                RdmaClient.create().provider("shm").directory(shm.directory()).idleStrategy(idle),
+                addresses, rank, SLICE_BYTES, PATIENCE);
         }
         throw new IllegalArgumentException(transport.name() + " has no ring link");
     }
