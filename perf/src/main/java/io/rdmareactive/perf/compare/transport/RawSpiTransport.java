@@ -33,7 +33,7 @@ public final class RawSpiTransport implements Transport {
     private final Idle idle;
     private final RdmaDevice serverDevice;
     private final RdmaDevice clientDevice;
-    private final String address;
+    private final VerbsNodes verbs;
 
     /**
      * @param providerName {@code shm} or {@code verbs}
@@ -41,13 +41,42 @@ public final class RawSpiTransport implements Transport {
      * @param address      the listening address for verbs (IP:port), {@code null} for shm
      */
     public RawSpiTransport(final String providerName, final Idle idle, final Path directory, final String address) {
+        this(providerName, idle, directory, address == null ? null : VerbsNodes.oneDevice(address));
+    }
+
+    /**
+     * Over verbs: the server side opens {@code verbs}' server device, the client side its client device (the default
+     * device twice where none is named).
+     *
+     * @param providerName {@code verbs}
+     * @param verbs        the listening address and the devices
+     */
+    public RawSpiTransport(final String providerName, final Idle idle, final VerbsNodes verbs) {
+        this(providerName, idle, null, java.util.Objects.requireNonNull(verbs, "verbs"));
+    }
+
+    private RawSpiTransport(final String providerName, final Idle idle, final Path directory, final VerbsNodes verbs) {
         this.provider = RdmaProviders.named(providerName);
         this.idle = idle;
-        this.address = address;
-        final DeviceOptions options = address == null ? DeviceOptions.builder().directory(directory).build()
-            : DeviceOptions.defaults();
-        this.serverDevice = provider.open(options);
-        this.clientDevice = provider.open(options);
+        this.verbs = verbs;
+        if (verbs == null) {
+            final DeviceOptions options = DeviceOptions.builder().directory(directory).build();
+            this.serverDevice = provider.open(options);
+            this.clientDevice = provider.open(options);
+        } else {
+            this.serverDevice = provider.open(device(verbs.serverDevice()));
+            try {
+                this.clientDevice = provider.open(device(verbs.clientDevice()));
+            } catch (final RuntimeException | Error ex) {
+                serverDevice.close();
+                throw ex;
+            }
+        }
+    }
+
+    /** @return the options that open {@code name}, or the default device for null */
+    private static DeviceOptions device(final String name) {
+        return name == null ? DeviceOptions.defaults() : DeviceOptions.builder().deviceName(name).build();
     }
 
     @Override
@@ -59,12 +88,14 @@ public final class RawSpiTransport implements Transport {
     public String setup() {
         return "rdma-reactive provider SPI ('" + provider.name() + "' provider, no protocol/driver/reactive layer): "
             + "RDMA WRITE WITH IMMEDIATE posted from the client thread into the peer's slots, completions polled "
-            + "by the client thread and by one server thread (" + idle + "); credit every quarter window";
+            + "by the client thread and by one server thread (" + idle + "); credit every quarter window"
+            + (verbs != null && verbs.twoDevices() ? "; the server side on " + verbs.serverDevice() + ", the client "
+            + "side on " + verbs.clientDevice() + ": every connection crosses the link" : "");
     }
 
     @Override
     public Session open(final SessionSpec spec) throws Exception {
-        final String where = address != null ? VerbsAddresses.next(address)
+        final String where = verbs != null ? verbs.nextServerAddress()
             : "perf-raw-" + ProcessHandle.current().pid() + "-" + LISTENERS.incrementAndGet();
         final List<RawEndpoint> servers = new ArrayList<>();
         final List<RawEndpoint> clients = new ArrayList<>();

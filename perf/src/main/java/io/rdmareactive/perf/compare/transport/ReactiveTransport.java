@@ -3,6 +3,7 @@ package io.rdmareactive.perf.compare.transport;
 import io.rdmareactive.Connection;
 import io.rdmareactive.DisposableServer;
 import io.rdmareactive.RdmaClient;
+import io.rdmareactive.RdmaRuntime;
 import io.rdmareactive.RdmaServer;
 import io.rdmareactive.codec.Codecs;
 import java.nio.file.Path;
@@ -23,7 +24,9 @@ import reactor.util.concurrent.Queues;
  * unicast {@link Sinks.Many} with a bounded queue that {@code Outbound.send} drains as the peer grants credit; the
  * server's consumer is a subscriber of {@code Inbound.receiveViews()} (zero-copy views) and its echo sends copies of
  * the views back. The process's runtime, shared by both sides, does the rest: its event loop (one on a machine of
- * fewer than 4 cores) polls, delivers and posts; messages are encoded on the thread that emits them.
+ * fewer than 4 cores) polls, delivers and posts; messages are encoded on the thread that emits them. Over verbs with
+ * two devices named ({@link VerbsNodes}), the transport has a runtime on each: servers run on the one whose device
+ * owns their IP, clients on the one whose device the route to their server leaves through.
  */
 public final class ReactiveTransport implements Transport {
 
@@ -36,7 +39,10 @@ public final class ReactiveTransport implements Transport {
     private final String provider;
     private final Idle idle;
     private final Path directory;
-    private final String address;
+    private final VerbsNodes verbs;
+    /** With two devices: the runtime on node A's (servers) and on node B's (clients); else null, the shared one. */
+    private final RdmaRuntime serverRuntime;
+    private final RdmaRuntime clientRuntime;
 
     /**
      * @param provider  {@code shm} or {@code verbs}
@@ -44,10 +50,41 @@ public final class ReactiveTransport implements Transport {
      * @param address   the server's address for verbs (IP:port), {@code null} for shm (a name is made up)
      */
     public ReactiveTransport(final String provider, final Idle idle, final Path directory, final String address) {
+        this(provider, idle, directory, address == null ? null : VerbsNodes.oneDevice(address));
+    }
+
+    /**
+     * Over verbs.
+     *
+     * @param provider {@code verbs}
+     * @param verbs    where servers listen and which devices serve and connect. With two devices, a runtime of this
+     *                 transport's own on each (its idle strategy), disposed of when it closes
+     */
+    public ReactiveTransport(final String provider, final Idle idle, final VerbsNodes verbs) {
+        this(provider, idle, null, java.util.Objects.requireNonNull(verbs, "verbs"));
+    }
+
+    private ReactiveTransport(final String provider, final Idle idle, final Path directory, final VerbsNodes verbs) {
         this.provider = provider;
         this.idle = idle;
         this.directory = directory;
-        this.address = address;
+        this.verbs = verbs;
+        if (verbs != null && verbs.twoDevices()) {
+            this.serverRuntime = runtime(verbs.serverDevice());
+            try {
+                this.clientRuntime = runtime(verbs.clientDevice());
+            } catch (final RuntimeException | Error ex) {
+                serverRuntime.dispose();
+                throw ex;
+            }
+        } else {
+            this.serverRuntime = null;
+            this.clientRuntime = null;
+        }
+    }
+
+    private RdmaRuntime runtime(final String device) {
+        return RdmaRuntime.builder().provider(provider).device(device).idleStrategy(idle.label()).build();
     }
 
     @Override
@@ -59,8 +96,11 @@ public final class ReactiveTransport implements Transport {
     public String setup() {
         return "rdma-reactive public Flux API over the '" + provider + "' provider: Outbound.send of a unicast sink "
             + "(bounded queue) on the client, Inbound.receiveViews() on the receiving side; one connection per "
-            + "stream; client and server share the process's runtime (its event loops, " + idle + "); the client "
-            + "thread encodes each message into the send ring (on shm, straight into the server's receive ring)";
+            + "stream; " + (serverRuntime == null ? "client and server share the process's runtime (its event loops, "
+            + idle + ")" : "servers on a runtime on " + verbs.serverDevice() + ", clients on one on "
+            + verbs.clientDevice() + " (each with its event loops, " + idle + "): every connection crosses the link")
+            + "; the client thread encodes each message into the send ring (on shm, straight into the server's "
+            + "receive ring)";
     }
 
     /**
@@ -92,7 +132,12 @@ public final class ReactiveTransport implements Transport {
 
     /** @return the verbs base address (IP:port), or null for shm */
     public String verbsAddress() {
-        return address;
+        return verbs == null ? null : verbs.address();
+    }
+
+    /** @return where the verbs servers listen and which devices serve and connect, or null for shm */
+    public VerbsNodes verbsNodes() {
+        return verbs;
     }
 
     /** @return the idle strategy of the run */
@@ -102,22 +147,45 @@ public final class ReactiveTransport implements Transport {
 
     /** @return a server address no other server of this JVM has used (a new port for verbs, a new name for shm) */
     public String nextAddress() {
-        return address != null ? VerbsAddresses.next(address)
+        return verbs != null ? verbs.nextServerAddress()
             : "perf-" + ProcessHandle.current().pid() + "-" + SERVERS.incrementAndGet();
     }
 
     /** @return a server at {@code where}, configured as this transport's are, without handlers */
     public RdmaServer server(final String where, final int messageLength) {
-        final RdmaServer server = RdmaServer.create().provider(provider).address(where).idleStrategy(idle.label())
-            .maxMessageLength(Math.max(messageLength, 4096));
-        return address == null ? server.directory(directory) : server;
+        return serving(where).maxMessageLength(Math.max(messageLength, 4096));
     }
 
     /** @return a client of the server at {@code where}, configured as this transport's are */
     public RdmaClient client(final String where, final int messageLength) {
-        final RdmaClient client = RdmaClient.create().provider(provider).address(where).idleStrategy(idle.label())
-            .maxMessageLength(Math.max(messageLength, 4096));
-        return address == null ? client.directory(directory) : client;
+        return connecting(where).maxMessageLength(Math.max(messageLength, 4096));
+    }
+
+    /**
+     * @return a server at {@code where} with this transport's provider, idle strategy and shm directory, or, with two
+     *     devices, on the runtime of the device that owns {@code where}'s IP; its message length and rings left as
+     *     they are by default
+     */
+    public RdmaServer serving(final String where) {
+        final RdmaServer server = RdmaServer.create().provider(provider).address(where).idleStrategy(idle.label());
+        if (verbs == null) {
+            return server.directory(directory);
+        }
+        return serverRuntime == null ? server : server.runOn(verbs.onClientNode(where) ? clientRuntime
+            : serverRuntime);
+    }
+
+    /**
+     * @return a client of {@code where} configured as {@link #serving} configures its server: with two devices, on
+     *     the runtime of the device the route to {@code where} leaves through (the other node's)
+     */
+    public RdmaClient connecting(final String where) {
+        final RdmaClient client = RdmaClient.create().provider(provider).address(where).idleStrategy(idle.label());
+        if (verbs == null) {
+            return client.directory(directory);
+        }
+        return clientRuntime == null ? client : client.runOn(verbs.onClientNode(where) ? serverRuntime
+            : clientRuntime);
     }
 
     @Override
@@ -171,9 +239,13 @@ public final class ReactiveTransport implements Transport {
         };
     }
 
+    /** Disposes of the two devices' runtimes, if any; every session closes its own connections and server. */
     @Override
     public void close() {
-        // every session closes its own connections and server
+        if (serverRuntime != null) {
+            clientRuntime.dispose();
+            serverRuntime.dispose();
+        }
     }
 
     /** A stream's client side: a bounded sink the connection's send drains, and the echoes' subscriber. */
