@@ -1,6 +1,7 @@
 package io.rdmareactive.perf.compare;
 
 import io.rdmareactive.perf.compare.transport.Idle;
+import io.rdmareactive.perf.compare.transport.VerbsNodes;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -189,8 +190,25 @@ public final class CompareCommand implements Callable<Integer> {
     String cpus;
 
     @Option(names = "--verbs-address", paramLabel = "IP:PORT",
-        description = "Where the verbs transports' server listens (an address of the RDMA interface)")
+        description = "Where the verbs transports' server listens (an address of the RDMA interface; each session "
+            + "takes the next port)")
     String verbsAddress;
+
+    @Option(names = "--verbs-server-device", paramLabel = "NAME",
+        description = "The RDMA device of every server (listening side) of the verbs transports, the one owning "
+            + "--verbs-address's IP: node A of two (with --verbs-client-device; default: one device for both sides, "
+            + "-Drdma.verbs.device's, else the first active one)")
+    String verbsServerDevice;
+
+    @Option(names = "--verbs-client-device", paramLabel = "NAME",
+        description = "The RDMA device of every connecting side: node B (with --verbs-server-device)")
+    String verbsClientDevice;
+
+    @Option(names = "--verbs-client-address", paramLabel = "IP",
+        description = "Node B's IP, on --verbs-client-device: where the workloads whose connecting sides listen too "
+            + "(all-reduce ranks, peer-kill peers) put every other one, so that the two nodes alternate (default: "
+            + "every listener on node A)")
+    String verbsClientAddress;
 
     private final PrintStream out;
 
@@ -288,17 +306,62 @@ public final class CompareCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--consumer-rate must be positive and "
                 + "--fixed-rate not negative");
         }
+        final VerbsNodes verbs = verbs();
         final Path folder = output != null ? output : (Files.isDirectory(Path.of("perf"))
             ? Path.of("perf", "target", "compare") : Path.of("target", "compare"))
             .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
         return new Settings(List.copyOf(new LinkedHashSet<>(transports)), new LinkedHashSet<>(workloads),
             List.copyOf(pingSizes), List.copyOf(sizes), List.copyOf(streams), List.copyOf(multiStreamSizes), warmUp,
-            duration, idle, fixedRate, consumerRate, backpressureSize, folder.toAbsolutePath(), verbsAddress,
-            pinning, List.copyOf(rrSizes), rrInFlight, List.copyOf(new LinkedHashSet<>(connectionCounts)),
+            duration, idle, fixedRate, consumerRate, backpressureSize, folder.toAbsolutePath(), verbs, pinning, List.copyOf(rrSizes), rrInFlight, List.copyOf(new LinkedHashSet<>(connectionCounts)),
             connectionsOpenTimeout, List.copyOf(copySizes), List.copyOf(new LinkedHashSet<>(rmaSizes)), rmaInFlight,
             new Traffic(List.copyOf(new LinkedHashSet<>(incastSenders)), incastSize, incastProbeRate, allToAllParties,
                 List.copyOf(new LinkedHashSet<>(allToAllSizes)), peerKillPeers, peerKillSize, peerKillWait,
                 allReduceRanks, List.copyOf(new LinkedHashSet<>(allReduceSizes))));
+    }
+
+    /**
+     * @return the verbs transports' addresses and devices, or null without {@code --verbs-address}
+     * @throws CommandLine.ParameterException if the devices are not named together, node B's address comes without
+     *     them, or an address is malformed
+     */
+    private VerbsNodes verbs() {
+        final CommandLine line = new CommandLine(this);
+        if ((verbsServerDevice == null) != (verbsClientDevice == null)) {
+            throw new CommandLine.ParameterException(line, "--verbs-server-device and --verbs-client-device are "
+                + "given together (node A's device, where servers listen, and node B's, where clients connect from), "
+                + "or neither (one device for both)");
+        }
+        if (verbsClientAddress != null && verbsServerDevice == null) {
+            throw new CommandLine.ParameterException(line, "--verbs-client-address is node B's IP, on "
+                + "--verbs-client-device: give it with --verbs-server-device and --verbs-client-device");
+        }
+        if (verbsAddress == null) {
+            if (verbsServerDevice != null) {
+                throw new CommandLine.ParameterException(line, "--verbs-server-device and --verbs-client-device "
+                    + "need --verbs-address=IP:PORT, the server device's IP and the first port");
+            }
+            return null;
+        }
+        final int colon = verbsAddress.lastIndexOf(':');
+        if (colon <= 0 || !verbsAddress.substring(colon + 1).matches("\\d{1,5}")
+            || Integer.parseInt(verbsAddress.substring(colon + 1)) > 65535) {
+            throw new CommandLine.ParameterException(line, "--verbs-address is IP:PORT (e.g. 10.77.0.1:7490), not '"
+                + verbsAddress + "'");
+        }
+        for (final String device : new String[] {verbsServerDevice, verbsClientDevice}) {
+            if (device != null && device.isBlank()) {
+                throw new CommandLine.ParameterException(line, "a device name is not blank");
+            }
+        }
+        if (verbsClientAddress != null && (verbsClientAddress.isBlank() || verbsClientAddress.contains(":"))) {
+            throw new CommandLine.ParameterException(line, "--verbs-client-address is an IP without a port (the "
+                + "ports are --verbs-address's), not '" + verbsClientAddress + "'");
+        }
+        if (verbsClientAddress != null && verbsClientAddress.equals(verbsAddress.substring(0, colon))) {
+            throw new CommandLine.ParameterException(line, "--verbs-client-address is node B's IP, not "
+                + "--verbs-address's (node A's)");
+        }
+        return new VerbsNodes(verbsAddress, verbsServerDevice, verbsClientDevice, verbsClientAddress);
     }
 
     /**

@@ -69,6 +69,11 @@ final class Comparison {
                     out.println("  " + name + ": cannot set up: " + ex);
                 }
             }
+            if (transports.keySet().stream().anyMatch(name -> name.startsWith("rr-verbs-"))) {
+                // which devices served and which connected, beside the devices RdmaEnvironment lists
+                results.environment.put("verbsDevices", settings.verbs().describe());
+                out.println("  verbs devices: " + settings.verbs().describe());
+            }
             if (settings.workloads().contains(Settings.PING_PONG)) {
                 pingPong(transports);
                 out.print(Tables.latency(results));
@@ -165,13 +170,13 @@ final class Comparison {
                 + verbs.reason()));
             return null;
         }
-        if (settings.verbsAddress() == null) {
+        if (settings.verbs() == null) {
             results.failures.add(new Results.Failure(name, "all", SKIPPED + "a verbs device exists, but the run "
                 + "needs --verbs-address=IP:PORT of its interface"));
             return null;
         }
-        return name.endsWith("raw") ? new RawSpiTransport("verbs", settings.idle(), null, settings.verbsAddress())
-            : new ReactiveTransport("verbs", settings.idle(), null, settings.verbsAddress());
+        return name.endsWith("raw") ? new RawSpiTransport("verbs", settings.idle(), settings.verbs())
+            : new ReactiveTransport("verbs", settings.idle(), settings.verbs());
     }
 
     private long pointMillis() {

@@ -1,6 +1,7 @@
 package io.rdmareactive.perf.compare;
 
 import io.rdmareactive.perf.compare.transport.Idle;
+import io.rdmareactive.perf.compare.transport.VerbsNodes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -25,7 +26,7 @@ import java.util.Set;
  * @param consumerRate     the throttled consumer's messages per second (backpressure)
  * @param backpressureSize the backpressure workload's message size
  * @param output           the folder for results.json and report.html
- * @param verbsAddress     IP:port to listen on for the verbs transports
+ * @param verbs            where the verbs transports listen and which devices they use, or null without an address
  * @param pinning          what CPU pinning the run had, as stated in the report
  * @param rrSizes          request-response message sizes
  * @param rrInFlight       calls in flight of the request-response workload's second mode
@@ -39,7 +40,7 @@ import java.util.Set;
 record Settings(List<String> transports, Set<String> workloads, List<Integer> pingSizes,
                 List<Integer> throughputSizes, List<Integer> streams, List<Integer> multiStreamSizes,
                 Duration warmUp, Duration duration, Idle idle, double fixedRate, double consumerRate,
-                int backpressureSize, Path output, String verbsAddress, String pinning, List<Integer> rrSizes,
+                int backpressureSize, Path output, VerbsNodes verbs, String pinning, List<Integer> rrSizes,
                 int rrInFlight, List<Integer> connectionCounts, Duration connectionsOpen, List<Integer> memcpySizes,
                 List<Integer> rmaSizes, int rmaInFlight, Traffic traffic) {
 
@@ -83,6 +84,16 @@ record Settings(List<String> transports, Set<String> workloads, List<Integer> pi
             + "server and the peer-kill workload's peers in JVMs of their own; the all-reduce's ranks are threads of "
             + "this JVM");
         map.put("cpuPinning", pinning);
+        if (verbs != null) {
+            map.put("verbsAddress", verbs.address());
+            if (verbs.twoDevices()) {
+                map.put("verbsServerDevice", verbs.serverDevice());
+                map.put("verbsClientDevice", verbs.clientDevice());
+                if (verbs.clientHost() != null) {
+                    map.put("verbsClientAddress", verbs.clientHost());
+                }
+            }
+        }
         return map;
     }
 }

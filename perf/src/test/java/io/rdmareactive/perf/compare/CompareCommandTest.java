@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.perf.compare.transport.Idle;
+import io.rdmareactive.perf.compare.transport.VerbsNodes;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,6 +100,53 @@ class CompareCommandTest {
         assertThatThrownBy(() -> parse("--rr-in-flight=0")).hasMessageContaining("--rr-in-flight");
         assertThatThrownBy(() -> parse("--connection-counts=0")).hasMessageContaining("--connection-counts");
         assertThatThrownBy(() -> parse("--connections-open-timeout=0s")).hasMessageContaining("positive");
+    }
+
+    @Test
+    void verbsRunsOnOneDeviceUnlessTwoAreNamed() {
+        assertThat(parse().verbs()).as("no --verbs-address").isNull();
+        final Settings one = parse("--verbs-address=10.0.2.15:7490");
+        assertThat(one.verbs().address()).isEqualTo("10.0.2.15:7490");
+        assertThat(one.verbs().twoDevices()).isFalse();
+        assertThat(one.asMap()).containsEntry("verbsAddress", "10.0.2.15:7490").doesNotContainKey("verbsServerDevice");
+
+        final Settings two = parse("--verbs-address=10.77.0.1:7490", "--verbs-server-device=rxe-a",
+            "--verbs-client-device=rxe-b", "--verbs-client-address=10.77.0.2");
+        assertThat(two.verbs()).isEqualTo(new VerbsNodes("10.77.0.1:7490", "rxe-a", "rxe-b", "10.77.0.2"));
+        assertThat(two.asMap()).containsEntry("verbsServerDevice", "rxe-a").containsEntry("verbsClientDevice", "rxe-b")
+            .containsEntry("verbsClientAddress", "10.77.0.2");
+        assertThat(parse("--verbs-address=10.77.0.1:7490", "--verbs-server-device=rxe-a",
+            "--verbs-client-device=rxe-b").verbs().clientHost()).as("node B's address is optional").isNull();
+    }
+
+    @Test
+    void verbsDevicesAreNamedTogetherAndNodeBsAddressOnlyWithThem() {
+        assertThatThrownBy(() -> parse("--verbs-address=10.77.0.1:7490", "--verbs-server-device=rxe-a"))
+            .isInstanceOf(CommandLine.ParameterException.class)
+            .hasMessageContaining("--verbs-server-device and --verbs-client-device are given together");
+        assertThatThrownBy(() -> parse("--verbs-address=10.77.0.1:7490", "--verbs-client-device=rxe-b"))
+            .hasMessageContaining("given together");
+        assertThatThrownBy(() -> parse("--verbs-address=10.77.0.1:7490", "--verbs-client-address=10.77.0.2"))
+            .hasMessageContaining("--verbs-client-address is node B's IP")
+            .hasMessageContaining("with --verbs-server-device and --verbs-client-device");
+        assertThatThrownBy(() -> parse("--verbs-server-device=rxe-a", "--verbs-client-device=rxe-b"))
+            .hasMessageContaining("need --verbs-address=IP:PORT");
+        assertThatThrownBy(() -> parse("--verbs-address=10.77.0.1", "--verbs-server-device=rxe-a",
+            "--verbs-client-device=rxe-b")).hasMessageContaining("--verbs-address is IP:PORT");
+        assertThatThrownBy(() -> parse("--verbs-address=10.77.0.1:7490", "--verbs-server-device=rxe-a",
+            "--verbs-client-device=rxe-b", "--verbs-client-address=10.77.0.2:7490"))
+            .hasMessageContaining("an IP without a port");
+        assertThatThrownBy(() -> parse("--verbs-address=10.77.0.1:7490", "--verbs-server-device=rxe-a",
+            "--verbs-client-device=rxe-b", "--verbs-client-address=10.77.0.1"))
+            .hasMessageContaining("not --verbs-address's");
+    }
+
+    @Test
+    void theHelpNamesTheVerbsDeviceOptions() {
+        final String help = new CommandLine(new CompareCommand(new PrintStream(PrintStream.nullOutputStream())))
+            .getUsageMessage();
+        assertThat(help).contains("--verbs-server-device=NAME").contains("--verbs-client-device=NAME")
+            .contains("--verbs-client-address=IP");
     }
 
     @Test

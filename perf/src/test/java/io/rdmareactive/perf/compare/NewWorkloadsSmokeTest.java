@@ -105,7 +105,7 @@ class NewWorkloadsSmokeTest {
         final Settings settings = new Settings(tight.transports(), tight.workloads(), tight.pingSizes(),
             tight.throughputSizes(), tight.streams(), tight.multiStreamSizes(), tight.warmUp(), tight.duration(),
             tight.idle(), tight.fixedRate(), tight.consumerRate(), tight.backpressureSize(), tight.output(),
-            tight.verbsAddress(), tight.pinning(), tight.rrSizes(), tight.rrInFlight(), tight.connectionCounts(),
+            tight.verbs(), tight.pinning(), tight.rrSizes(), tight.rrInFlight(), tight.connectionCounts(),
             Duration.ofNanos(1), tight.memcpySizes(), tight.rmaSizes(), tight.rmaInFlight(), tight.traffic());
         try (ReactiveTransport transport = shm()) {
             final Results.Connections point = ConnectionsWorkload.run(transport, 3, settings, ms -> { });
