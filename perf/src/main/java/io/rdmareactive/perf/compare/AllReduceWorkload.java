@@ -1,11 +1,10 @@
 package io.rdmareactive.perf.compare;
 
-import io.rdmareactive.RdmaClient;
-import io.rdmareactive.RdmaServer;
 import io.rdmareactive.perf.compare.transport.AeronTransport;
 import io.rdmareactive.perf.compare.transport.NettyTcpTransport;
 import io.rdmareactive.perf.compare.transport.ReactiveTransport;
 import io.rdmareactive.perf.compare.transport.Transport;
+import io.rdmareactive.perf.compare.transport.VerbsNodes;
 import io.rdmareactive.samples.AllReduceBench;
 import io.rdmareactive.samples.RdmaRingLink;
 import io.rdmareactive.samples.RingLink;
@@ -24,8 +23,9 @@ import java.util.concurrent.TimeUnit;
  * The ring all-reduce of the samples module ({@link AllReduceBench}: reduce-scatter then all-gather of float vectors,
  * pipelined in slices, every element of every rank checked) with its ranks as threads of this JVM, each with a link
  * of its own to its neighbours over one transport: {@link AeronRingLink} for Aeron IPC and UDP, {@link TcpRingLink}
- * for Reactor Netty TCP, the sample's own {@link RdmaRingLink} for rdma-reactive's shared memory. The same harness
- * code runs over all of them; only the link differs.
+ * for Reactor Netty TCP, the sample's own {@link RdmaRingLink} for rdma-reactive's shared memory and verbs (over two
+ * devices, the ranks alternate between the two nodes: {@link #ring}). The same harness code runs over all of them;
+ * only the link differs.
  *
  * <p>Per size: {@link #iterations} timed all-reduces after a fifth as many warm-up ones (and, before the first
  * size, untimed ones for the JIT), then one checked; rank 0 reports the greatest of the ranks' average times and
@@ -34,7 +34,8 @@ import java.util.concurrent.TimeUnit;
 final class AllReduceWorkload {
 
     /** The transports with a ring link; the others are skipped, saying why. */
-    static final List<String> TRANSPORTS = List.of("aeron-ipc", "aeron-udp", "netty-tcp", "rr-shm-flux");
+    static final List<String> TRANSPORTS = List.of("aeron-ipc", "aeron-udp", "netty-tcp", "rr-shm-flux",
+        "rr-verbs-flux");
     /** The largest slice, as in the sample's default. */
     static final int SLICE_BYTES = 256 << 10;
     private static final Duration PATIENCE = Duration.ofSeconds(30);
@@ -135,17 +136,40 @@ final class AllReduceWorkload {
             final TcpRingLink[] ring = TcpRingLink.ring(ranks, SLICE_BYTES, PATIENCE);
             return rank -> ring[rank];
         }
-        if (transport instanceof ReactiveTransport shm && shm.directory() != null) {
-            final String[] addresses = new String[ranks];
-            for (int rank = 0; rank < ranks; rank++) {
-                addresses[rank] = shm.nextAddress();
-            }
-            final String idle = shm.idle().label();
-            return rank -> RdmaRingLink.open(
-                RdmaServer.create().provider("shm").directory(shm.directory()).idleStrategy(idle),
-                RdmaClient.create().provider("shm").directory(shm.directory()).idleStrategy(idle),
-                addresses, rank, SLICE_BYTES, PATIENCE);
+        if (transport instanceof ReactiveTransport api) {
+            final String[] addresses = api.verbsNodes() != null ? ring(api.verbsNodes(), ranks)
+                : shmRing(api, ranks);
+            // the transport puts each server on the device owning its address and each client on the device its
+            // neighbour's address is reached through (one device: the process's runtime; shm: the run's directory)
+            return rank -> RdmaRingLink.open(api.serving(addresses[rank]),
+                api.connecting(addresses[(rank + 1) % ranks]), addresses, rank, SLICE_BYTES, PATIENCE);
         }
         throw new IllegalArgumentException(transport.name() + " has no ring link");
+    }
+
+    private static String[] shmRing(final ReactiveTransport shm, final int ranks) {
+        final String[] addresses = new String[ranks];
+        for (int rank = 0; rank < ranks; rank++) {
+            addresses[rank] = shm.nextAddress();
+        }
+        return addresses;
+    }
+
+    /**
+     * The ranks' addresses over verbs, each a port of its own: with node B's address given
+     * ({@code --verbs-client-address}), even ranks on node A (the server device, at {@code --verbs-address}'s IP) and
+     * odd ranks on node B (the client device, at node B's IP), so every hop of the ring, rank r to rank r + 1,
+     * crosses the link; else every rank on node A (over two devices, each hop still crosses: its client is on node
+     * B's device). With an odd number of ranks the last hop is from node A to node A: its client connects from node
+     * B's device, through which the route to node A leaves.
+     *
+     * @return by rank, the {@code IP:PORT} the rank listens at
+     */
+    static String[] ring(final VerbsNodes verbs, final int ranks) {
+        final String[] addresses = new String[ranks];
+        for (int rank = 0; rank < ranks; rank++) {
+            addresses[rank] = rank % 2 == 0 ? verbs.nextServerAddress() : verbs.nextClientNodeAddress();
+        }
+        return addresses;
     }
 }

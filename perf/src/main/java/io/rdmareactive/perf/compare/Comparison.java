@@ -435,8 +435,8 @@ final class Comparison {
     }
 
     /**
-     * The ring all-reduce over every transport with a ring link (Aeron, TCP, rdma-reactive's public API over shm); the
-     * others are skipped, saying why. A size with a wrong element is a failure, not a figure.
+     * The ring all-reduce over every transport with a ring link (Aeron, TCP, rdma-reactive's public API over shm and
+     * verbs); the others are skipped, saying why. A size with a wrong element is a failure, not a figure.
      */
     private void allReduce(final Map<String, Transport> transports) {
         final List<Transport> fit = new ArrayList<>();
