@@ -4,6 +4,7 @@ import io.rdmareactive.perf.compare.transport.AeronTransport;
 import io.rdmareactive.perf.compare.transport.NettyTcpTransport;
 import io.rdmareactive.perf.compare.transport.ReactiveTransport;
 import io.rdmareactive.perf.compare.transport.Transport;
+import io.rdmareactive.perf.compare.transport.VerbsNodes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,9 +34,11 @@ final class PeerKillWorkload {
         final int peers = traffic.peerKillPeers();
         final int victim = peers - 1;
         final List<PeerProcess> processes = new ArrayList<>();
+        final String[] addresses = addresses(transport, peers);
         try {
             for (int peer = 0; peer < peers; peer++) {
-                processes.add(new PeerProcess(arguments(transport, peer, peers, traffic.peerKillSize(), settings)));
+                processes.add(new PeerProcess(jvmOptions(transport, addresses[peer]),
+                    arguments(transport, peer, peers, traffic.peerKillSize(), settings, addresses[peer])));
             }
             final StringBuilder connect = new StringBuilder("connect");
             for (final PeerProcess process : processes) {
@@ -140,15 +143,51 @@ final class PeerKillWorkload {
         return counts;
     }
 
-    private static List<String> arguments(final Transport transport, final int peer, final int peers, final int size,
-                                          final Settings settings) {
+    /**
+     * @return by peer, the address its server listens at over rdma-reactive's API (null for the others): over verbs
+     *     with node B's address, the peers alternate between the nodes as the all-reduce's ranks do
+     *     ({@link AllReduceWorkload#ring}); else each a fresh address of the transport's
+     */
+    private static String[] addresses(final Transport transport, final int peers) {
+        final String[] addresses = new String[peers];
+        if (transport instanceof ReactiveTransport api) {
+            if (api.verbsNodes() != null) {
+                return AllReduceWorkload.ring(api.verbsNodes(), peers);
+            }
+            for (int peer = 0; peer < peers; peer++) {
+                addresses[peer] = api.nextAddress();
+            }
+        }
+        return addresses;
+    }
+
+    /**
+     * @return the peer JVM's options beyond this JVM's: over verbs with two devices, its node's device as the default
+     *     one ({@code -Drdma.verbs.device}), the device owning the address it listens at. (Its transport has a runtime
+     *     on each device, as this JVM's has, and connects to each peer from the device the route to it leaves
+     *     through: from a node-A peer to another node-A peer that is node B's.)
+     */
+    static List<String> jvmOptions(final Transport transport, final String address) {
+        if (transport instanceof ReactiveTransport api && api.verbsNodes() != null
+            && api.verbsNodes().twoDevices()) {
+            return List.of("-Drdma.verbs.device=" + api.verbsNodes().listeningDevice(address));
+        }
+        return List.of();
+    }
+
+    static List<String> arguments(final Transport transport, final int peer, final int peers, final int size,
+                                  final Settings settings, final String address) {
         final String kind = transport instanceof ReactiveTransport ? "flux"
             : transport instanceof AeronTransport aeron ? (aeron.udp() ? "aeron-udp" : "aeron-ipc") : "tcp";
         final List<String> arguments = new ArrayList<>(List.of(kind, String.valueOf(peer), String.valueOf(peers),
             String.valueOf(size), settings.idle().label()));
         if (transport instanceof ReactiveTransport api) {
+            final VerbsNodes verbs = api.verbsNodes();
             arguments.addAll(List.of(api.provider(), api.directory() == null ? "-" : api.directory().toString(),
-                api.verbsAddress() == null ? "-" : api.verbsAddress(), api.nextAddress()));
+                verbs == null ? "-" : verbs.address(), address,
+                verbs == null || verbs.serverDevice() == null ? "-" : verbs.serverDevice(),
+                verbs == null || verbs.clientDevice() == null ? "-" : verbs.clientDevice(),
+                verbs == null || verbs.clientHost() == null ? "-" : verbs.clientHost()));
         } else if (transport instanceof AeronTransport aeron) {
             // IPC: the comparison's driver; UDP: each peer's own driver, in a folder beside it
             arguments.add((aeron.udp() ? aeron.directory().getParent() : aeron.directory()).toString());

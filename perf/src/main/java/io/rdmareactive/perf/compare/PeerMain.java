@@ -2,6 +2,7 @@ package io.rdmareactive.perf.compare;
 
 import io.rdmareactive.perf.compare.transport.Idle;
 import io.rdmareactive.perf.compare.transport.ReactiveTransport;
+import io.rdmareactive.perf.compare.transport.VerbsNodes;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -25,7 +26,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <p>Arguments: {@code flux}, {@code tcp}, {@code aeron-ipc} or {@code aeron-udp}, this peer's number, the number of
  * peers, the message size, the idle strategy; for flux also the provider, the shm directory or {@code -}, the verbs
- * address or {@code -}, and this peer's server address; for aeron-ipc the comparison's media driver directory, for
+ * address or {@code -}, this peer's server address, and the verbs server device, client device and node B's address
+ * (each {@code -} for none: see {@link VerbsNodes}); for aeron-ipc the comparison's media driver directory, for
  * aeron-udp the folder for this peer's own driver.
  */
 public final class PeerMain {
@@ -41,8 +43,7 @@ public final class PeerMain {
         final Idle idle = Idle.parse(args[4]);
         final PeerLedger ledger = new PeerLedger(peers, size, out);
         final PeerNode node = switch (args[0]) {
-            case "flux" -> new FluxPeerNode(new ReactiveTransport(args[5], idle, args[6].equals("-") ? null
-                : Path.of(args[6]), args[7].equals("-") ? null : args[7]), args[8], peers, size, ledger);
+            case "flux" -> new FluxPeerNode(flux(args, idle), args[8], peers, size, ledger);
             case "aeron-ipc", "aeron-udp" -> new AeronPeerNode(args[0].equals("aeron-udp"), Path.of(args[5]), self,
                 peers, idle, ledger);
             default -> new TcpPeerNode(peers, size, ledger);
@@ -80,6 +81,19 @@ public final class PeerMain {
         }
         node.close();
         System.exit(0);
+    }
+
+    /** @return the flux peer's transport: over verbs, on the devices the arguments name, as the comparison's is */
+    private static ReactiveTransport flux(final String[] args, final Idle idle) {
+        if (args[7].equals("-")) {
+            return new ReactiveTransport(args[5], idle, args[6].equals("-") ? null : Path.of(args[6]), null);
+        }
+        return new ReactiveTransport(args[5], idle, new VerbsNodes(args[7], orNull(args[9]), orNull(args[10]),
+            orNull(args[11])));
+    }
+
+    private static String orNull(final String argument) {
+        return argument.equals("-") ? null : argument;
     }
 
     private static String counts(final int peers, final IntToLongFunction count) {

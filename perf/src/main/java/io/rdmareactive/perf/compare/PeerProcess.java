@@ -33,7 +33,11 @@ final class PeerProcess implements AutoCloseable {
     private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
     private final Map<Integer, Report> failures = new ConcurrentHashMap<>();
 
-    PeerProcess(final List<String> arguments) throws IOException {
+    /**
+     * @param jvmOptions JVM options after this JVM's (a later {@code -D} of the same name wins)
+     * @param arguments  {@link PeerMain}'s arguments
+     */
+    PeerProcess(final List<String> jvmOptions, final List<String> arguments) throws IOException {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -41,6 +45,7 @@ final class PeerProcess implements AutoCloseable {
                 command.add(argument);
             }
         }
+        command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), PeerMain.class.getName()));
         command.addAll(arguments);
         this.process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();

@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The rma workload's server in a JVM of its own ({@link ServerProcessMain}), started with this JVM's java, class
  * path and JVM arguments (debugging agents left out), configured as {@code transport}'s servers are. Its standard
- * error is this process's; its standard input and output carry the {@code meter} requests and readings.
+ * error is this process's; its standard input and output carry the {@code meter} requests and readings. Over verbs
+ * with two devices, it runs on the server device ({@code -Drdma.verbs.device}), and this JVM's clients of it on the
+ * client device, so the one-sided operations cross the link.
  */
 final class ServerProcess implements AutoCloseable {
 
@@ -47,6 +49,10 @@ final class ServerProcess implements AutoCloseable {
             if (!argument.startsWith("-agentlib") && !argument.startsWith("-javaagent")) {
                 command.add(argument);
             }
+        }
+        if (transport.verbsNodes() != null && transport.verbsNodes().twoDevices()) {
+            // every server of it listens on node A (transport.nextAddress()): its process's runtime on node A's device
+            command.add("-Drdma.verbs.device=" + transport.verbsNodes().serverDevice());
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ServerProcessMain.class.getName(),
             transport.provider(), transport.idle().label(),
