@@ -10,7 +10,8 @@
 #   SOFTROCE_CORE_TEST_CP      file: rdma-reactive-core's test class path (one line, ':'-separated)
 #   SOFTROCE_SAMPLES_CP        file: the samples module's runtime class path (may be absent)
 #   SOFTROCE_SKIP_SAMPLE=1     skip the ping-pong sample over verbs
-#   SOFTROCE_PERF_JAR          perf/target/benchmarks.jar: run the perf comparison over verbs (only when set)
+#   SOFTROCE_PERF_CP           the perf module's class path file (the two-node comparison; with SOFTROCE_PERF=1
+#                              also the comparison on rxe0)
 #   SOFTROCE_ONLY              a comma-separated list of the parts to run (perftest, smoke, junit, sample, spi,
 #                              two-node); unset or empty runs them all
 #
@@ -272,13 +273,13 @@ fi
 # The perf suite's comparison with the verbs transports (raw SPI and Flux API) and Aeron UDP in the same JVM, at a
 # few sizes and short durations: asked for with SOFTROCE_PERF=1 on the host. Under TCG the figures say little about
 # real hardware; what counts is that the suite runs on a real verbs device and writes its report.
-if [ -n "${SOFTROCE_PERF_JAR:-}" ]; then
+if [ "${SOFTROCE_PERF:-0}" = 1 ]; then
   section "perf comparison over verbs"
-  if [ ! -r "$SOFTROCE_PERF_JAR" ]; then
-    check perf-compare-verbs SKIP "no $SOFTROCE_PERF_JAR: build it first with ./mvnw -q -pl perf -am -DskipTests package (not counted)"
+  if [ ! -r "${SOFTROCE_PERF_CP:-}" ]; then
+    check perf-compare-verbs FAIL "no perf class path ${SOFTROCE_PERF_CP:-}"
   else
     perf_log=/tmp/perf-compare.log
-    timeout 900 "$JAVA" "${JVM_FLAGS[@]}" -Djava.awt.headless=true -cp "$SOFTROCE_PERF_JAR" \
+    timeout 900 "$JAVA" "${JVM_FLAGS[@]}" -Djava.awt.headless=true -cp "$(cat "$SOFTROCE_PERF_CP")" \
       io.rdmareactive.perf.compare.CompareCommand --transports=rr-verbs-raw,rr-verbs-flux,aeron-udp \
       --verbs-address="$RR_VERBS_HOST:7490" --workloads=ping-pong,throughput --ping-sizes=32,4096 --sizes=32,4096 \
       --streams=1 --warm-up=1s --duration=2s --fixed-rate=0 --output="$SOFTROCE_OUT/perf" 2>/dev/null | tee "$perf_log"

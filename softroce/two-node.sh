@@ -13,8 +13,9 @@
 # (node B) and arrives at rxe-a (node A), and every RoCE v2 packet of it crosses the veth pair. A process picks its
 # node's device with -Drdma.verbs.device (the Reactor API) or DeviceOptions.deviceName (the SPI).
 #
-# Checks (each one softroce-check line): two-node-setup, two-node-pingpong-verbs, two-node-conformance-verbs (one
-# count per test), two-node-link-cut.
+# Checks (each one softroce-check line): two-node-setup, two-node-pingpong-verbs, two-node-conformance-verbs and
+# two-node-two-process-verbs (one count per test), two-node-all-reduce-2 and -4, two-node-compare-verbs,
+# two-node-link-cut.
 
 NODE_A=10.77.0.1
 NODE_B=10.77.0.2
@@ -56,7 +57,8 @@ tx_packets() { cat "/sys/class/net/$1/statistics/tx_packets"; }
 # Every two-node check fails with the same reason when the set-up did not work.
 fail_all_two_node() { # REASON
   check two-node-setup FAIL "$1"
-  for name in two-node-pingpong-verbs two-node-conformance-verbs two-node-link-cut; do
+  for name in two-node-pingpong-verbs two-node-conformance-verbs two-node-two-process-verbs two-node-all-reduce-2 \
+    two-node-all-reduce-4 two-node-compare-verbs two-node-link-cut; do
     check $name FAIL "no two-node set-up: $1"
   done
 }
@@ -225,45 +227,119 @@ else
     fi
   fi
 
-  # -------------------------------------------------------------------------------------------------- conformance
-  section "two nodes: the verbs conformance suite, listeners on node A (rxe-a), connections from node B (rxe-b)"
-  conformance_log=/tmp/two-node-conformance.log
-  sent_b=$(tx_packets veth-b)
-  cd "$SOFTROCE_REPO/rdma-reactive-core"
-  for attempt in 1 2; do
-    RR_TWO_NODE_HOST=$NODE_A RR_TWO_NODE_SERVER_DEVICE=rxe-a RR_TWO_NODE_CLIENT_DEVICE=rxe-b \
-      timeout "${SOFTROCE_JUNIT_TIMEOUT:-900}" "$JAVA" "${JVM_FLAGS[@]}" -Drdma.idle=backoff \
-      -Drr.test.boundSeconds=120 -Drr.test.livenessSeconds=30 \
-      -cp "$SOFTROCE_JUNIT_JAR:$(cat "$SOFTROCE_CORE_TEST_CP")" \
-      org.junit.platform.console.ConsoleLauncher execute --disable-banner --disable-ansi-colors --details=tree \
-      --select-class io.rdmareactive.provider.verbs.VerbsTwoNodeConformanceTest --include-tag verbs-two-node \
-      --config=jqwik.database=/tmp/jqwik-database --reports-dir "$SOFTROCE_OUT/junit-two-node" 2>&1 \
-      | tee "$conformance_log"
-    conformance_status=${PIPESTATUS[0]}
-    if [ $conformance_status != 0 ] && [ $attempt = 1 ] && emulator_crash "$conformance_log"; then
-      echo "softroce: a JVM of the two-node conformance run died in JIT-compiled JDK code (see its hs_err file): running it again"
-      continue
+  # -------------------------------------------------------------------------------------------------- JUnit
+  # One JUnit class tagged verbs-two-node in a launcher of its own: one count per test, and whether its traffic
+  # left node B.
+  two_node_junit() { # CHECK CLASS LOG DESCRIPTION
+    local name=$1 class=$2 log=$3 what=$4 status attempt sent crossed found ok bad not_run
+    sent=$(tx_packets veth-b)
+    cd "$SOFTROCE_REPO/rdma-reactive-core"
+    for attempt in 1 2; do
+      RR_TWO_NODE_HOST=$NODE_A RR_TWO_NODE_SERVER_DEVICE=rxe-a RR_TWO_NODE_CLIENT_HOST=$NODE_B \
+        RR_TWO_NODE_CLIENT_DEVICE=rxe-b \
+        timeout "${SOFTROCE_JUNIT_TIMEOUT:-900}" "$JAVA" "${JVM_FLAGS[@]}" -Drdma.idle=backoff \
+        -Drr.test.boundSeconds=120 -Drr.test.livenessSeconds=30 \
+        -cp "$SOFTROCE_JUNIT_JAR:$(cat "$SOFTROCE_CORE_TEST_CP")" \
+        org.junit.platform.console.ConsoleLauncher execute --disable-banner --disable-ansi-colors --details=tree \
+        --select-class "$class" --include-tag verbs-two-node \
+        --config=jqwik.database=/tmp/jqwik-database --reports-dir "$SOFTROCE_OUT/junit-$name" 2>&1 | tee "$log"
+      status=${PIPESTATUS[0]}
+      if [ $status != 0 ] && [ $attempt = 1 ] && emulator_crash "$log"; then
+        echo "softroce: a JVM of $name died in JIT-compiled JDK code (see its hs_err file): running it again"
+        continue
+      fi
+      break
+    done
+    cd "$SOFTROCE_REPO"
+    crossed=$(($(tx_packets veth-b) - sent))
+    summary() { sed -n "s/.*\[ *\([0-9][0-9]*\) tests $1 *\].*/\1/p" "$log" | tail -n 1; }
+    found=$(summary found)
+    ok=$(summary successful)
+    bad=$(summary failed)
+    not_run="$(summary aborted) aborted, $(summary skipped) skipped"
+    echo "softroce-junit: $name found=${found:-?} successful=${ok:-?} failed=${bad:-?} ($not_run)" \
+      "launcher-exit=$status; veth-b sent $crossed packets"
+    if [ -z "$ok" ] || [ -z "$bad" ]; then
+      check "$name" FAIL "the launcher printed no summary (exit $status$([ $status = 124 ] && echo ', timed out'))"
+    elif [ "$ok" = 0 ]; then
+      check "$name" FAIL "counts=0/$bad ${found:-0} tests found, none successful ($bad failed, $not_run)"
+    elif [ "$bad" = 0 ] && [ $status = 0 ]; then
+      check "$name" PASS "counts=$ok/0 $ok $what ($not_run; $crossed packets left node B)"
+    else
+      check "$name" FAIL "counts=$ok/$bad $ok tests successful, $bad failed, $not_run (launcher exit $status)"
     fi
-    break
-  done
-  cd "$SOFTROCE_REPO"
-  crossed_b=$(($(tx_packets veth-b) - sent_b))
-  summary() { sed -n "s/.*\[ *\([0-9][0-9]*\) tests $1 *\].*/\1/p" "$conformance_log" | tail -n 1; }
-  found=$(summary found)
-  ok=$(summary successful)
-  bad=$(summary failed)
-  not_run="$(summary aborted) aborted, $(summary skipped) skipped"
-  echo "softroce-junit: two-node found=${found:-?} successful=${ok:-?} failed=${bad:-?} ($not_run)" \
-    "launcher-exit=$conformance_status; veth-b sent $crossed_b packets"
-  if [ -z "$ok" ] || [ -z "$bad" ]; then
-    check two-node-conformance-verbs FAIL "the launcher printed no summary (exit $conformance_status$([ $conformance_status = 124 ] && echo ', timed out'))"
-  elif [ "$ok" = 0 ]; then
-    check two-node-conformance-verbs FAIL "counts=0/$bad ${found:-0} tests found, none successful ($bad failed, $not_run)"
-  elif [ "$bad" = 0 ] && [ $conformance_status = 0 ]; then
-    check two-node-conformance-verbs PASS "counts=$ok/0 $ok tests successful across the link ($not_run;" \
-      "$crossed_b packets left node B)"
+  }
+
+  section "two nodes: the verbs conformance suite, listeners on node A (rxe-a), connections from node B (rxe-b)"
+  two_node_junit two-node-conformance-verbs io.rdmareactive.provider.verbs.VerbsTwoNodeConformanceTest \
+    /tmp/two-node-conformance.log "tests successful across the link"
+
+  section "two nodes: two processes (a peer killed mid-stream, a peer stopped, checksummed messages), one per node"
+  two_node_junit two-node-two-process-verbs io.rdmareactive.VerbsTwoNodeTwoProcessTest \
+    /tmp/two-node-two-process.log "tests successful, each process on its own node"
+
+  # -------------------------------------------------------------------------------------------------- all-reduce
+  # The samples' AllReduce with its ranks split across the nodes: rank 0 (this program, node A) starts the others;
+  # even ranks run on rxe-a at node A's address, odd ones on rxe-b at node B's, so every hop of the ring crosses the
+  # link. Every element of every size is checked on every rank; the figures are an emulator's, not a fabric's.
+  two_node_all_reduce() { # PROCESSES
+    local processes=$1 name=two-node-all-reduce-$1 log=/tmp/two-node-all-reduce-$1.log addresses="" rank status sent
+    if [ ! -r "${SOFTROCE_SAMPLES_CP:-}" ]; then
+      check "$name" FAIL "no samples class path ${SOFTROCE_SAMPLES_CP:-}"
+      return
+    fi
+    for rank in $(seq 0 $((processes - 1))); do
+      if [ $((rank % 2)) = 0 ]; then addresses="$addresses,$NODE_A:$((7600 + 10 * processes + rank))"
+      else addresses="$addresses,$NODE_B:$((7600 + 10 * processes + rank))"; fi
+    done
+    sent=$(tx_packets veth-b)
+    timeout 420 "$JAVA" "${JVM_FLAGS[@]}" -cp "$(cat "$SOFTROCE_SAMPLES_CP")" io.rdmareactive.samples.AllReduce \
+      --provider=verbs --processes="$processes" --addresses="${addresses#,}" --devices=rxe-a,rxe-b \
+      --min-bytes=16 --max-bytes=1M --step-factor=4 --iterations=3 --warmup-iterations=1 \
+      --jit-warmup-iterations=20 --slice-bytes=64K --idle=backoff 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    crossed=$(($(tx_packets veth-b) - sent))
+    if [ $status = 0 ] && grep -qx 'all-reduce: every element on every rank was right' "$log"; then
+      check "$name" PASS "$processes ranks, ranks at ${addresses#,}; every element right at every size from 16 B to" \
+        "1 MiB; 1 MiB row:$(awk -v n="$processes" '$1 == 1048576 { printf " time %s us, busbw %.1f MB/s", $5,
+        $1 / $5 * 2 * (n - 1) / n }' "$log")" \
+        "($crossed packets left node B)"
+    else
+      check "$name" FAIL "exit $status$([ $status = 124 ] && echo ', timed out'):" \
+        "$(grep -m 1 -E 'FAILED|WRONG|Exception' "$log" || tail -n 1 "$log")"
+    fi
+  }
+  section "two nodes: AllReduce, 2 processes, rank 0 on node A and rank 1 on node B"
+  two_node_all_reduce 2
+  section "two nodes: AllReduce, 4 processes, ranks 0 and 2 on node A, 1 and 3 on node B"
+  two_node_all_reduce 4
+
+  # -------------------------------------------------------------------------------------------------- comparison
+  # The perf suite's verbs rows across the link: servers on node A (rxe-a), clients on node B (rxe-b), the
+  # all-reduce's ranks alternating between the nodes (docs/perf.md, "Verbs across two nodes"). Short points: under
+  # TCG the figures are the emulator's; what counts is that every workload ran across the link and was checked.
+  section "two nodes: the comparison's verbs rows, servers on node A, clients on node B"
+  if [ ! -r "${SOFTROCE_PERF_CP:-}" ]; then
+    check two-node-compare-verbs FAIL "no perf class path ${SOFTROCE_PERF_CP:-}"
   else
-    check two-node-conformance-verbs FAIL "counts=$ok/$bad $ok tests successful, $bad failed, $not_run (launcher exit $conformance_status)"
+    compare_log=/tmp/two-node-compare.log
+    sent_b=$(tx_packets veth-b)
+    timeout 600 "$JAVA" "${JVM_FLAGS[@]}" -Djava.awt.headless=true -cp "$(cat "$SOFTROCE_PERF_CP")" \
+      io.rdmareactive.perf.compare.CompareCommand --transports=rr-verbs-raw,rr-verbs-flux \
+      --verbs-address=$NODE_A:7700 --verbs-server-device=rxe-a --verbs-client-device=rxe-b \
+      --verbs-client-address=$NODE_B --workloads=ping-pong,throughput,incast,all-reduce --ping-sizes=32 \
+      --sizes=32,4096 --streams=1 --incast-senders=2 --allreduce-ranks=2 --allreduce-sizes=8,65536,1048576 \
+      --warm-up=1s --duration=2s --fixed-rate=0 --idle=backoff --output="$SOFTROCE_OUT/perf-two-node" 2>&1 \
+      | tee "$compare_log"
+    compare_status=${PIPESTATUS[0]}
+    crossed_b=$(($(tx_packets veth-b) - sent_b))
+    if [ "$compare_status" = 0 ] && [ "$crossed_b" -gt 1000 ]; then
+      check two-node-compare-verbs PASS "ping-pong, throughput, incast and all-reduce over rr-verbs-raw and" \
+        "rr-verbs-flux across the link ($crossed_b packets left node B); results in $(tail -n 1 "$compare_log")"
+    else
+      check two-node-compare-verbs FAIL "exit $compare_status, $crossed_b packets left node B:" \
+        "$(grep -m 1 -E 'not measured|Exception|Error' "$compare_log" || tail -n 1 "$compare_log")"
+    fi
   fi
 
   # -------------------------------------------------------------------------------------------------- link cut

@@ -99,7 +99,9 @@ public final class RdmaEnvironment {
     private static String commit() {
         final String head = run("git", "rev-parse", "HEAD");
         if (head == null || head.isBlank()) {
-            return "unknown (not run from a git checkout of the project)";
+            return GitHead.read(Path.of("").toAbsolutePath())
+                .map(commit -> commit + " (read from .git: no git command here, so changes are not known)")
+                .orElse("unknown (not run from a git checkout of the project)");
         }
         final String changes = run("git", "status", "--porcelain", "--untracked-files=no");
         return head.trim() + (changes != null && !changes.isBlank() ? "+changes" : "");

@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * listen at PORT, PORT+1, ...), or one {@code IP:PORT} per rank, comma-separated. {@code --devices=D0,D1} gives the
  * ranks their devices in turn (rank r the {@code r % n}th), each rank then running on a runtime of its own on that
  * device ({@code RdmaRuntime.Builder.device}): on one host with two adapters, or the Soft-RoCE guest's two nodes,
- * the ring crosses between them at every hop:
+ * the ring crosses between them at every hop (a rank connects from its own device, so the route to its right
+ * neighbour must leave through it: with two nodes, give an even number of ranks):
  * <pre>
  *   ... -Dsample.args="--provider=verbs --processes=4 --addresses=10.77.0.1:7600,10.77.0.2:7601,10.77.0.1:7602,10.77.0.2:7603 --devices=rxe-a,rxe-b"
  * </pre>
