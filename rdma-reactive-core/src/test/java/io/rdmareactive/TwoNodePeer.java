@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * One side of the Soft-RoCE guest's link-cut check (softroce/guest-tests.sh, docs/softroce.md "Two nodes"): a stream
@@ -15,10 +16,12 @@ import reactor.core.publisher.Flux;
  *
  * <ul>
  *   <li>{@code serve <address> <keepalive ms> <liveness timeout ms>}: a server whose handler sends "0", "1", "2",
- *   ... to its client for as long as it is asked; prints {@code LISTENING <address>} once bound, then
+ *   ... to its client for as long as it is asked; prints {@code LISTENING <address>} once bound,
+ *   {@code CONNECTED <epoch ms>} when its handler starts, then
  *   {@code ENDED <epoch ms> <messages sent> <error or "completed">} when that connection ends, and exits 0 if it
  *   ended with an error (what a cut link must give), 1 otherwise;</li>
- *   <li>{@code receive <address> <keepalive ms> <liveness timeout ms>}: connects, checks that the messages count up,
+ *   <li>{@code receive <address> <keepalive ms> <liveness timeout ms>}: connects ({@code CONNECTED <epoch ms>}),
+ *   checks that the messages count up,
  *   prints {@code RECEIVING <n>} after 1000 of them, then {@code ENDED <epoch ms> <messages received> <error or
  *   "completed">}, and exits like the server.</li>
  * </ul>
@@ -67,13 +70,16 @@ public final class TwoNodePeer {
         final AtomicLong sent = new AtomicLong();
         final DisposableServer server = RdmaServer.create().provider("verbs").address(address)
             .idleStrategy("backoff").liveness(keepalive, timeout)
-            .handle((in, out) -> out.send(Flux.<String, Long>generate(() -> 0L, (next, sink) -> {
+            .handle((in, out) -> Mono.fromRunnable(() -> {
+                System.out.println("CONNECTED " + System.currentTimeMillis());
+                System.out.flush();
+            }).then(out.send(Flux.<String, Long>generate(() -> 0L, (next, sink) -> {
                 sink.next(Long.toString(next));
                 sent.set(next + 1);
                 return next + 1;
             }), Codecs.UTF8_STRING)
                 .doOnError(error -> report(ended, sent.get(), error))
-                .doOnSuccess(ignored -> report(ended, sent.get(), null)))
+                .doOnSuccess(ignored -> report(ended, sent.get(), null))))
             .bind().block(CONNECT_BOUND);
         System.out.println("LISTENING " + server.address());
         System.out.flush();
@@ -89,6 +95,8 @@ public final class TwoNodePeer {
         final AtomicLong received = new AtomicLong();
         final Connection connection = RdmaClient.create().provider("verbs").address(address).idleStrategy("backoff")
             .liveness(keepalive, timeout).connectTimeout(CONNECT_BOUND).connect().block(CONNECT_BOUND);
+        System.out.println("CONNECTED " + System.currentTimeMillis());
+        System.out.flush();
         connection.inbound().receive(Codecs.UTF8_STRING).subscribe(
             value -> {
                 final long count = received.incrementAndGet();
