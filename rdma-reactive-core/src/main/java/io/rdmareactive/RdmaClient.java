@@ -142,7 +142,10 @@ public final class RdmaClient {
      * runtime's event loops. Cancelling the returned {@code Mono} (for example through {@code timeout}) before it
      * answers closes the connection it was making.
      *
-     * @return the connection, or an {@link RdmaConnectionException} that says why not
+     * @return the connection, or an {@link RdmaConnectionException} that says why not; an
+     *     {@link IllegalStateException} if this JVM lacks one of the options every JVM that uses rdma-reactive needs
+     *     ({@code --enable-native-access=ALL-UNNAMED}, {@code --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED}),
+     *     at once and naming it, or if the runtime given to {@link #runOn} was disposed or broke
      */
     public Mono<Connection> connect() {
         return Mono.<Connection>create(sink -> {

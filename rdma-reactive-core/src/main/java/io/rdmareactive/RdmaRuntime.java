@@ -1,5 +1,6 @@
 package io.rdmareactive;
 
+import io.rdmareactive.internal.JvmFlags;
 import io.rdmareactive.internal.driver.DriverCounters;
 import io.rdmareactive.internal.driver.EventLoop;
 import io.rdmareactive.internal.driver.EventLoopGroup;
@@ -154,9 +155,16 @@ public final class RdmaRuntime implements Disposable {
     private record SharedKey(String provider, Path directory, String idle, long maxRegisteredBytes) {
     }
 
+    /**
+     * Opens a runtime: every runtime, the shared ones and those built, opens here, and so every client and server
+     * passes here before it starts work. It first checks the JVM's options ({@link JvmFlags}), before anything of
+     * Agrona initialises: a JVM without them would otherwise fail inside Agrona on some thread, and a
+     * {@code connect()} or {@code bind()} never answer.
+     */
     private static RdmaRuntime open(final Builder builder,
                                     final java.util.function.Supplier<org.agrona.concurrent.IdleStrategy> strategies,
                                     final String idle, final SharedKey key) {
+        JvmFlags.require();
         final DeviceOptions.Builder options = DeviceOptions.builder();
         if (builder.directory != null) {
             options.directory(builder.directory);
@@ -441,7 +449,12 @@ public final class RdmaRuntime implements Disposable {
             return this;
         }
 
-        /** @return the running runtime; the caller holds a reference ({@link RdmaRuntime#dispose()}) */
+        /**
+         * @return the running runtime; the caller holds a reference ({@link RdmaRuntime#dispose()})
+         * @throws IllegalStateException if this JVM was started without {@code --enable-native-access=ALL-UNNAMED}
+         *     or {@code --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED}; the message names the missing one and
+         *     where to put it
+         */
         public RdmaRuntime build() {
             return open(this, IdleStrategies.supplier(idle), idle, null);
         }

@@ -185,7 +185,12 @@ public final class RdmaServer {
         return new RdmaServer(config, this.handler, Objects.requireNonNull(handler, "handler"));
     }
 
-    /** @return the bound server, or an {@link RdmaConnectionException} that says why it cannot listen */
+    /**
+     * @return the bound server, or an {@link RdmaConnectionException} that says why it cannot listen; an
+     *     {@link IllegalStateException} if this JVM lacks one of the options every JVM that uses rdma-reactive needs
+     *     ({@code --enable-native-access=ALL-UNNAMED}, {@code --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED}),
+     *     at once and naming it, or if the runtime given to {@link #runOn} was disposed or broke
+     */
     public Mono<DisposableServer> bind() {
         return Mono.<DisposableServer>fromCallable(() -> DefaultServer.start(config, handler, streamHandler))
             .subscribeOn(Schedulers.boundedElastic());

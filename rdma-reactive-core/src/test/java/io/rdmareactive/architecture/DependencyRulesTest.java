@@ -92,6 +92,10 @@ class DependencyRulesTest {
         .should().dependOnClassesThat().resideInAnyPackage("io.rdmareactive.provider..", "io.rdmareactive.spi..")
         .because("the reactive layer reaches the wire only through the protocol and the driver");
 
+    static final ArchRule JVM_CHECK_SEES_ONLY_THE_JDK = classes().that().resideInAPackage("io.rdmareactive.internal")
+        .should().onlyDependOnClassesThat().resideInAnyPackage(JDK, "io.rdmareactive.internal")
+        .because("the JVM's options are checked before anything of Agrona initialises, which fails without them");
+
     static final ArchRule API_SEES_NO_PROVIDER = noClasses().that().resideInAPackage("io.rdmareactive")
         .should().dependOnClassesThat().resideInAPackage("io.rdmareactive.provider..")
         .because("the API chooses providers by name through the SPI, never by class");
@@ -166,6 +170,7 @@ class DependencyRulesTest {
     void internalLayersKeepTheirRules() {
         PROTOCOL_SEES_SPI_RING_AND_CODECS.check(production);
         DRIVER_SEES_SPI_AND_PROTOCOL.check(production);
+        JVM_CHECK_SEES_ONLY_THE_JDK.check(production);
     }
 
     @Test
