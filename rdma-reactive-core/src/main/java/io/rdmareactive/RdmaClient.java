@@ -165,6 +165,12 @@ public final class RdmaClient {
                 } catch (final RuntimeException ex) {
                     sink.error(ex);
                     return;
+                } catch (final Error error) { // a broken installation (a missing class or library): say so, never hang
+                    sink.error(Installation.failed("RdmaClient.connect()", error));
+                    if (error instanceof VirtualMachineError) {
+                        throw error;
+                    }
+                    return;
                 }
                 if (!made.compareAndSet(null, connection)) {
                     connection.dispose(); // nobody will ever see it: release its slot at the server and its memory
@@ -189,6 +195,9 @@ public final class RdmaClient {
             runtime.release();
             throw ex instanceof RdmaConnectionException ? ex
                 : new RdmaConnectionException("cannot connect to '" + address + "': " + ex.getMessage(), ex);
+        } catch (final Error error) {
+            runtime.release();
+            throw error;
         }
     }
 }

@@ -192,7 +192,12 @@ public final class RdmaServer {
      *     at once and naming it, or if the runtime given to {@link #runOn} was disposed or broke
      */
     public Mono<DisposableServer> bind() {
-        return Mono.<DisposableServer>fromCallable(() -> DefaultServer.start(config, handler, streamHandler))
-            .subscribeOn(Schedulers.boundedElastic());
+        return Mono.<DisposableServer>fromCallable(() -> {
+            try {
+                return DefaultServer.start(config, handler, streamHandler);
+            } catch (final LinkageError error) { // Reactor would rethrow it, not signal it: the bind would hang
+                throw Installation.failed("RdmaServer.bind()", error);
+            }
+        }).subscribeOn(Schedulers.boundedElastic());
     }
 }
