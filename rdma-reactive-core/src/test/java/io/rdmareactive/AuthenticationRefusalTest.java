@@ -5,28 +5,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.internal.protocol.ChallengeFlyweight;
+import io.rdmareactive.internal.protocol.HandshakeAuthentication;
 import io.rdmareactive.internal.protocol.HandshakeFlyweight;
-import io.rdmareactive.spi.Access;
 import io.rdmareactive.spi.CompletionQueue;
 import io.rdmareactive.spi.ConnectionRejectedException;
 import io.rdmareactive.spi.DeviceOptions;
-import io.rdmareactive.spi.MemoryRegion;
-import io.rdmareactive.spi.PostStatus;
-import io.rdmareactive.spi.QueuePair;
 import io.rdmareactive.spi.QueuePairOptions;
-import io.rdmareactive.spi.QueuePairState;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
-import io.rdmareactive.spi.SendWorkRequest;
-import io.rdmareactive.spi.WorkRequestOpcode;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.Arrays;
+import java.util.stream.Stream;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -64,25 +60,88 @@ class AuthenticationRefusalTest {
             .hasMessageContaining("RdmaClient.secret needs a secret of at least 16 bytes (got none)");
     }
 
+    /**
+     * Server and client each get an array of their own with the same contents, and each caller then overwrites its
+     * array with bytes of its own: the two still connect and exchange a message, because each builder copied the
+     * secret. Had either side kept the caller's array (or had both shared one, as this test once did, so that
+     * zeroing it changed both keys alike), the keys would now differ and the client would be refused.
+     */
     @Test
-    void theSecretIsCopiedSoChangingTheCallersArrayAfterwardsChangesNothing() {
-        final byte[] secret = AuthenticatedHandshakeTest.SECRET.clone();
-        final DisposableServer server = echo(ShmTestSupport.server(directory, address).secret(secret));
+    void theSecretIsCopiedSoChangingTheCallersArraysAfterwardsChangesNothing() {
+        final byte[] serverSecret = secret();
+        final byte[] clientSecret = secret();
+        final DisposableServer server = echo(ShmTestSupport.server(directory, address).secret(serverSecret));
         try {
-            final RdmaClient client = ShmTestSupport.client(directory, address).secret(secret);
-            java.util.Arrays.fill(secret, (byte) 0);
+            final RdmaClient client = ShmTestSupport.client(directory, address).secret(clientSecret);
+            Arrays.fill(serverSecret, (byte) 0x11);
+            Arrays.fill(clientSecret, (byte) 0x22);
             final Connection connection = client.connect().block(ShmTestSupport.BOUND);
-            connection.dispose();
-            connection.onDispose().onErrorComplete().block(ShmTestSupport.BOUND);
+            try {
+                assertThat(connection.requestResponse("copied", Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                    .block(ShmTestSupport.BOUND)).isEqualTo("COPIED");
+            } finally {
+                close(connection);
+            }
         } finally {
             server.dispose();
         }
     }
 
+    /**
+     * Secrets of other contents than the server's, each in an array of its own: every one is refused, saying that the
+     * proof does not match, and a client with the server's secret (in yet another array) is served next. The cases
+     * catch keys compared by their first 16 bytes only, by length, or not at all.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("otherSecrets")
+    void aClientWithASecretOfOtherContentsIsRefusedAndTheServerServesTheNext(final String what,
+                                                                            final byte[] clientSecret) {
+        final DisposableServer server = echo(ShmTestSupport.server(directory, address).secret(secret()));
+        try {
+            assertThat(clientSecret).as(what).isNotEqualTo(AuthenticatedHandshakeTest.SECRET);
+            assertThatThrownBy(() -> ShmTestSupport.client(directory, address).secret(clientSecret).connect()
+                .block(ShmTestSupport.BOUND))
+                .isInstanceOf(RdmaConnectionException.class)
+                .hasMessageContaining("authentication failed")
+                .hasMessageContaining("the proof does not match (a wrong secret");
+            final Connection good = ShmTestSupport.client(directory, address).secret(secret()).connect()
+                .block(ShmTestSupport.BOUND);
+            try {
+                assertThat(good.requestResponse("next", Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                    .block(ShmTestSupport.BOUND)).isEqualTo("NEXT");
+            } finally {
+                close(good);
+            }
+        } finally {
+            server.dispose();
+        }
+    }
+
+    static Stream<Arguments> otherSecrets() {
+        final byte[] last = secret();
+        last[last.length - 1] ^= 1;
+        final byte[] first = secret();
+        first[0] ^= (byte) 0x80;
+        final byte[] tail = secret();
+        for (int i = HandshakeAuthentication.MIN_SECRET_LENGTH; i < tail.length; i++) {
+            tail[i] = (byte) ~tail[i];
+        }
+        // not a zero byte: HMAC pads a key shorter than its block with zeros, so a trailing zero names the same key
+        final byte[] longer = Arrays.copyOf(secret(), AuthenticatedHandshakeTest.SECRET.length + 1);
+        longer[longer.length - 1] = '.';
+        final byte[] prefix = Arrays.copyOf(secret(), AuthenticatedHandshakeTest.SECRET.length - 1);
+        return Stream.of(
+            Arguments.of("the last bit differs", last),
+            Arguments.of("the first byte differs", first),
+            Arguments.of("the first 16 bytes are equal, the rest differ", tail),
+            Arguments.of("one byte longer", longer),
+            Arguments.of("one byte shorter (a prefix)", prefix));
+    }
+
     @Test
     void aSecretOnTheServerOnlyIsRefusedNamingTheClientsSetting() {
         final DisposableServer server = echo(ShmTestSupport.server(directory, address)
-            .secret(AuthenticatedHandshakeTest.SECRET));
+            .secret(secret()));
         try {
             assertThatThrownBy(() -> ShmTestSupport.client(directory, address).connect().block(ShmTestSupport.BOUND))
                 .isInstanceOf(RdmaConnectionException.class)
@@ -97,7 +156,7 @@ class AuthenticationRefusalTest {
         final DisposableServer server = echo(ShmTestSupport.server(directory, address));
         try {
             assertThatThrownBy(() -> ShmTestSupport.client(directory, address)
-                .secret(AuthenticatedHandshakeTest.SECRET).connect().block(ShmTestSupport.BOUND))
+                .secret(secret()).connect().block(ShmTestSupport.BOUND))
                 .isInstanceOf(RdmaConnectionException.class)
                 .hasMessageContaining("the client requires an authenticated handshake; set RdmaServer.secret(...)");
         } finally {
@@ -114,7 +173,7 @@ class AuthenticationRefusalTest {
     @ValueSource(ints = {0, 1, 19, 20, 39, 40, 51, 52, 55})
     void hostileBytesInTheRequestAreRefusedAndTheServerServesTheNext(final int length) {
         final DisposableServer server = echo(ShmTestSupport.server(directory, address)
-            .secret(AuthenticatedHandshakeTest.SECRET));
+            .secret(secret()));
         try (RdmaDevice device = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
              CompletionQueue completions = device.createCompletionQueue(16)) {
             final byte[] request = new byte[length];
@@ -125,14 +184,13 @@ class AuthenticationRefusalTest {
             assertThatThrownBy(() -> device.connect(address, QueuePairOptions.builder(completions, completions)
                 .sendDepth(4).receiveDepth(4).maxSendSge(1).maxReceiveSge(1).build(), request, ShmTestSupport.BOUND))
                 .isInstanceOf(ConnectionRejectedException.class);
-            final Connection good = ShmTestSupport.client(directory, address).secret(AuthenticatedHandshakeTest.SECRET)
+            final Connection good = ShmTestSupport.client(directory, address).secret(secret())
                 .connect().block(ShmTestSupport.BOUND);
             try {
                 assertThat(good.requestResponse("after " + length, Codecs.UTF8_STRING, Codecs.UTF8_STRING)
                     .block(ShmTestSupport.BOUND)).isEqualTo("AFTER " + length);
             } finally {
-                good.dispose();
-                good.onDispose().onErrorComplete().block(ShmTestSupport.BOUND);
+                close(good);
             }
         } finally {
             server.dispose();
@@ -147,7 +205,7 @@ class AuthenticationRefusalTest {
     @Test
     void aClientWithoutTheSecretHoldsNoSlotNoHandshakeAndNoMemory() {
         final DisposableServer server = echo(ShmTestSupport.server(directory, address)
-            .secret(AuthenticatedHandshakeTest.SECRET).maxConnections(1).maxPendingHandshakes(1));
+            .secret(secret()).maxConnections(1).maxPendingHandshakes(1));
         try (RdmaDevice device = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
              CompletionQueue completions = device.createCompletionQueue(16)) {
             final QueuePairOptions options = QueuePairOptions.builder(completions, completions)
@@ -163,18 +221,27 @@ class AuthenticationRefusalTest {
             }
             assertThat(files()).as("the files of the shared-memory directory: no region, no queue pair made")
                 .isEqualTo(files);
-            final Connection good = ShmTestSupport.client(directory, address).secret(AuthenticatedHandshakeTest.SECRET)
+            final Connection good = ShmTestSupport.client(directory, address).secret(secret())
                 .connect().block(ShmTestSupport.BOUND);
             try {
                 assertThat(good.requestResponse("next", Codecs.UTF8_STRING, Codecs.UTF8_STRING)
                     .block(ShmTestSupport.BOUND)).isEqualTo("NEXT");
             } finally {
-                good.dispose();
-                good.onDispose().onErrorComplete().block(ShmTestSupport.BOUND);
+                close(good);
             }
         } finally {
             server.dispose();
         }
+    }
+
+    /** @return the server's secret in an array of its own: server and client never share the caller's array */
+    private static byte[] secret() {
+        return AuthenticatedHandshakeTest.SECRET.clone();
+    }
+
+    private static void close(final Connection connection) {
+        connection.dispose();
+        connection.onDispose().onErrorComplete().block(ShmTestSupport.BOUND);
     }
 
     private java.util.Set<Path> files() {
