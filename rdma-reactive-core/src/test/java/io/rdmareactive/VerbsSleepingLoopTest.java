@@ -63,9 +63,12 @@ class VerbsSleepingLoopTest {
     }
 
     @Test
-    void aCallAfterAPauseIsAnsweredWithoutWaitingForTheLoopsSleepToEnd() throws InterruptedException {
+    void aCallAfterAPauseIsAnsweredWithoutWaitingForTheLoopsSleepToEnd() {
         for (int i = 0; i < 5; i++) {
-            Thread.sleep(300); // the loop has gone to sleep for a minute
+            // both loops have gone to sleep for a minute: parked, or asleep on their doorbell page, for a while
+            org.awaitility.Awaitility.await("round " + i + ": both runtimes' loops asleep")
+                .atMost(ShmTestSupport.BOUND).pollInterval(Duration.ofMillis(5)).during(Duration.ofMillis(50))
+                .until(() -> runtimes.stream().allMatch(runtime -> runtime.loops.asleep()));
             assertThat(connection.requestResponse("call " + i, Codecs.UTF8_STRING, Codecs.UTF8_STRING)
                 .block(Duration.ofSeconds(20))).isEqualTo("CALL " + i);
         }

@@ -120,6 +120,26 @@ public final class EventLoopGroup implements AutoCloseable {
         return parked;
     }
 
+    /**
+     * A snapshot for tests and diagnostics: whether every loop's thread idles where only a wake-up brings it back,
+     * parked by its idle strategy (the thread is waiting) or asleep on its doorbell page's word (in a system call, the
+     * thread looks runnable; {@code true} there from just before the word's last look for work).
+     *
+     * @return true if every loop's thread is parked or asleep now; false in invoker mode (no thread of its own)
+     */
+    public boolean asleep() {
+        if (invokers != null || threads.size() != loops.length) {
+            return false;
+        }
+        for (int i = 0; i < loops.length; i++) {
+            final Thread.State state = threads.get(i).getState();
+            if (state != Thread.State.TIMED_WAITING && state != Thread.State.WAITING && !loops[i].isSleepingOnPage()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** @return the VM error that broke one of the loops down, or null while all are sound */
     public Throwable failure() {
         for (final EventLoop loop : loops) {

@@ -47,6 +47,8 @@ class EventLoopTest {
 
     /** How long a test waits for something that should happen promptly (as ShmTestSupport.BOUND). */
     private static final Duration BOUND = Duration.ofSeconds(Long.getLong("rr.test.boundSeconds", 30));
+    /** How long a loop must be seen asleep before a test counts on it sleeping. */
+    private static final Duration SETTLED = Duration.ofMillis(50);
 
     private Path directory;
     private RdmaDevice device;
@@ -252,7 +254,11 @@ class EventLoopTest {
                     clientLoop.execute(() -> { });
                     return serverLoop.parkedCount() == 1 && clientLoop.parkedCount() == 1;
                 });
-            Thread.sleep(200); // nothing more to do: both threads go to sleep for a minute
+            // nothing more to do: both threads go to sleep for a minute, each on its doorbell page's word (where only
+            // a futex wake brings it back before the minute is up)
+            Awaitility.await("both loop threads sleep on their doorbell page").atMost(BOUND)
+                .pollInterval(Duration.ofMillis(5)).during(SETTLED)
+                .until(() -> serverLoop.isSleepingOnPage() && clientLoop.isSleepingOnPage());
 
             final var out = client.stream(1);
             final int index = out.claim(8);
@@ -273,10 +279,13 @@ class EventLoopTest {
     @Test
     @org.junit.jupiter.api.condition.EnabledOnOs(org.junit.jupiter.api.condition.OS.LINUX)
     void aLoopSleepingForAMinuteRunsATaskHandedOverAtOnce() throws Exception {
-        final EventLoop loop = start(1, () -> new org.agrona.concurrent.SleepingIdleStrategy(
-            TimeUnit.SECONDS.toNanos(60)), false).next();
+        final EventLoopGroup loops = start(1, () -> new org.agrona.concurrent.SleepingIdleStrategy(
+            TimeUnit.SECONDS.toNanos(60)), false);
+        final EventLoop loop = loops.next();
         for (int i = 0; i < 5; i++) {
-            Thread.sleep(100); // the loop has gone to sleep
+            // the loop has gone to sleep (asleep(): what VerbsSleepingLoopTest waits for on a runtime)
+            Awaitility.await("the loop has gone to sleep").atMost(BOUND).pollInterval(Duration.ofMillis(5))
+                .during(SETTLED).until(loops::asleep);
             final CountDownLatch ran = new CountDownLatch(1);
             assertThat(loop.execute(ran::countDown)).isTrue();
             assertThat(ran.await(20, TimeUnit.SECONDS)).as("task %d ran within 20 s of a 60 s sleep", i).isTrue();
@@ -442,10 +451,12 @@ class EventLoopTest {
 
     /**
      * Waits until the loop's thread is parked (in its idle strategy, as nothing else parks it) or sleeps on its
-     * doorbell page's word (in a system call: the thread looks runnable).
+     * doorbell page's word (in a system call: the thread looks runnable), and stays so for {@link #SETTLED}: the page's
+     * flag is set from just before the loop's last look for work, so a single glance could catch a loop that then
+     * found work and never slept.
      */
     private static void awaitParked(final Thread thread, final EventLoop loop) {
-        Awaitility.await("the loop thread parks").atMost(BOUND).pollInterval(Duration.ofMillis(5))
+        Awaitility.await("the loop thread parks").atMost(BOUND).pollInterval(Duration.ofMillis(5)).during(SETTLED)
             .until(() -> thread.getState() == Thread.State.TIMED_WAITING || loop.isSleepingOnPage());
     }
 
