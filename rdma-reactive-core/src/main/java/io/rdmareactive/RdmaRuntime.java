@@ -50,8 +50,19 @@ import reactor.core.scheduler.NonBlocking;
  * one. {@link #dispose()} gives up the caller's; the loops stop, the device and the counters close once the last
  * reference is gone. The process's shared runtimes (one for each provider, directory, idle strategy and memory limit
  * that clients and servers ask for) come and go with their users.
+ *
+ * <p>Closing removes the counters file ({@code <name>.counters}) and the liveness file beside it. A process that ends
+ * without closing its runtimes (killed, or exiting without disposing them) leaves both; the next runtime created in the
+ * same counters directory, by any process, removes the files of every runtime whose process is gone.
  */
 public final class RdmaRuntime implements Disposable {
+
+    /**
+     * A runtime's name, {@code <provider>-<pid>-<n>}: its provider's name (characters other than
+     * {@code [A-Za-z0-9._-]} replaced by {@code _}), the process id and the runtime's number in the process.
+     */
+    static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile(
+        "[A-Za-z0-9._-]+-(?<pid>[0-9]{1,19})-[0-9]{1,19}");
 
     /** The system property that sets the default number of loops. */
     public static final String LOOPS_PROPERTY = "rdma.loops";
@@ -182,7 +193,10 @@ public final class RdmaRuntime implements Disposable {
         try {
             final String name = (device.providerName() + "-" + ProcessHandle.current().pid() + "-"
                 + INSTANCES.incrementAndGet()).replaceAll("[^A-Za-z0-9._-]", "_");
-            counters = DriverCounters.create(countersDirectory(directory), name);
+            final Path countersDirectory = countersDirectory(directory);
+            counters = DriverCounters.create(countersDirectory, name);
+            // the counters files of runtimes whose process is gone (killed, or exited without disposing them)
+            DriverCounters.removeAbandoned(countersDirectory, NAME);
             final EventLoopGroup loops = EventLoopGroup.start(name, device, loopCount, strategies, counters.errors(),
                 LoopThread::new, invoker);
             return new RdmaRuntime(device, name, counters, loops, key, idle);

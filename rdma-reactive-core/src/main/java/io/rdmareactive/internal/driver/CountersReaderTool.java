@@ -26,8 +26,10 @@ import org.agrona.concurrent.status.CountersReader;
  *
  * {@code FILE} is a driver's {@code <directory>/<name>.counters} (see {@link DriverCounters}). The tool maps it
  * read-only, so it needs only read permission and can never disturb the driver, and prints one line per counter,
- * {@code label = value}, after a comment line that starts with {@code #}. With {@code --watch} it prints again every
- * period (default one second) until the driver's process is gone or the tool is stopped.
+ * {@code label = value}, after a comment line that starts with {@code #}; that line says {@code (gone)} after the
+ * process id when the driver's process is gone (it does not run here and no one holds the file's liveness lock): the
+ * values are the last it wrote, and the next runtime started in that directory removes the file. With {@code --watch}
+ * it prints again every period (default one second) until the driver's process is gone or the tool is stopped.
  *
  * <p>Exit status: 0 after printing, 1 for wrong arguments, 2 if the file cannot be read or is not a counters file.
  */
@@ -104,7 +106,7 @@ public final class CountersReaderTool {
                 new UnsafeBuffer(whole, CountersLayout.HEADER_LENGTH + metadataLength, valuesLength),
                 StandardCharsets.UTF_8);
             while (true) {
-                final boolean alive = DriverCounters.isAlive(pid, start);
+                final boolean alive = DriverCounters.ownerRuns(file, pid, start);
                 out.println("# " + file + ": process " + pid + (alive ? "" : " (gone)") + ", at " + Instant.now());
                 reader.forEach((final long value, final int id, final String label) ->
                     out.println(label + " = " + value));

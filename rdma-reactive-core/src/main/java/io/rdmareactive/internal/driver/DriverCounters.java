@@ -16,10 +16,16 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.agrona.collections.IntHashSet;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.SystemEpochClock;
@@ -56,9 +62,15 @@ import org.agrona.concurrent.status.CountersReader;
  * after this object are closed without touching the memory.
  *
  * <h2>A file left behind</h2>
- * If the process dies, its file stays. A later {@link #create} with the same name replaces it when its owner (the
- * process id and start time in the header) is gone, and refuses with a message when the owner still runs. Owners in
- * another PID namespace look dead; give drivers in different containers that share a directory different names.
+ * While the counters are open, the driver holds a lock on the liveness file beside them,
+ * {@code <name>.counters.live} (see {@link CountersLiveness}); {@link #close()} removes both. If the process ends
+ * without closing them (it is killed, crashes, or exits without disposing its runtime), the two files stay, and the
+ * kernel drops the lock. They are removed by the next driver that finds them: {@link #create} with the same name
+ * replaces a file whose owner is gone, and {@link #removeAbandoned(Path, Pattern)} (which every new runtime calls on
+ * its directory) removes the files of every owner that is gone. An owner is gone when its process (the id and start
+ * time in the header) does not run here and no one holds the lock, so a driver in another PID namespace that shares the
+ * directory keeps its files. Nothing in the owning process may open the liveness file: closing it would drop the lock
+ * (a POSIX lock belongs to the process); reading the counters file is harmless.
  */
 public final class DriverCounters implements AutoCloseable {
 
@@ -84,6 +96,9 @@ public final class DriverCounters implements AutoCloseable {
         LOOP_STALLS};
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    /** A temporary file of {@link #create}: {@code .<name>.counters.<pid>.<hex>.tmp}. */
+    private static final Pattern TEMPORARY = Pattern.compile(
+        "\\.([A-Za-z0-9._-]{1,64})\\.counters\\.[0-9]{1,19}\\.[0-9a-f]{1,8}\\.tmp");
     private static final System.Logger LOG = System.getLogger(DriverCounters.class.getName());
 
     private final String name;
@@ -95,14 +110,16 @@ public final class DriverCounters implements AutoCloseable {
     private final AtomicBuffer valuesBuffer;
     private final AtomicCounter[] system = new AtomicCounter[SYSTEM_LABELS.length];
     private final IntHashSet open = new IntHashSet();
+    private final CountersLiveness liveness;
     private boolean closed;
 
-    private DriverCounters(final String name, final Path file, final Object fileKey, final OffHeapMemory memory,
-                           final AtomicBuffer metadataBuffer, final AtomicBuffer valuesBuffer,
-                           final CountersManager manager, final int[] systemIds) {
+    private DriverCounters(final String name, final Path file, final Object fileKey, final CountersLiveness liveness,
+                           final OffHeapMemory memory, final AtomicBuffer metadataBuffer,
+                           final AtomicBuffer valuesBuffer, final CountersManager manager, final int[] systemIds) {
         this.name = name;
         this.file = file;
         this.fileKey = fileKey;
+        this.liveness = liveness;
         this.memory = memory;
         this.manager = manager;
         this.valuesBuffer = valuesBuffer;
@@ -149,8 +166,44 @@ public final class DriverCounters implements AutoCloseable {
         final Path dir = directory.toAbsolutePath().normalize();
         createDirectory(dir);
         final Path file = file(dir, name);
-        removeIfAbandoned(file);
+        final CountersLiveness liveness = claimLiveness(file);
+        try {
+            removeIfAbandoned(file);
+            return create(dir, name, file, liveness, maxCounters);
+        } catch (final RuntimeException | Error ex) {
+            liveness.close();
+            throw ex;
+        }
+    }
 
+    /** Takes the lock of the counters file {@code file}, or refuses: its owner runs (this process, or another). */
+    private static CountersLiveness claimLiveness(final Path file) {
+        final Path livenessFile = CountersLiveness.of(file);
+        if (CountersLiveness.heldHere(livenessFile)) {
+            throw inUse(file, "this process");
+        }
+        final CountersLiveness liveness;
+        try {
+            liveness = CountersLiveness.claim(livenessFile);
+        } catch (final IllegalStateException ex) {
+            throw inUse(file, "this process");
+        } catch (final IOException ex) {
+            throw new UncheckedIOException("cannot create the counters liveness file " + livenessFile + ": " + ex
+                + (Files.isSymbolicLink(livenessFile) ? " (it is a symbolic link; remove it)" : ""), ex);
+        }
+        if (liveness == null) {
+            throw inUse(file, "another process, which holds the lock of " + livenessFile);
+        }
+        return liveness;
+    }
+
+    private static IllegalStateException inUse(final Path file, final String owner) {
+        return new IllegalStateException("the counters file " + file + " is in use by " + owner
+            + "; give each driver its own name, or stop the other one");
+    }
+
+    private static DriverCounters create(final Path dir, final String name, final Path file,
+                                         final CountersLiveness liveness, final int maxCounters) {
         final long length = CountersLayout.fileLength(maxCounters);
         final Path temporary = dir.resolve("." + name + CountersLayout.SUFFIX + "." + ProcessHandle.current().pid()
             + "." + Integer.toHexString(ThreadLocalRandom.current().nextInt()) + ".tmp");
@@ -181,7 +234,8 @@ public final class DriverCounters implements AutoCloseable {
             published = true;
             final Object fileKey = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
                 .fileKey();
-            return new DriverCounters(name, file, fileKey, memory, metadataBuffer, valuesBuffer, manager, systemIds);
+            return new DriverCounters(name, file, fileKey, liveness, memory, metadataBuffer, valuesBuffer, manager,
+                systemIds);
         } catch (final IOException ex) {
             memory.close();
             if (published) {
@@ -350,8 +404,8 @@ public final class DriverCounters implements AutoCloseable {
     }
 
     /**
-     * Unlinks the file (if it is still this object's) and releases the mapping, which is unmapped once every lease is
-     * closed. Idempotent.
+     * Unlinks the file (if it is still this object's), then its liveness file, and releases the mapping, which is
+     * unmapped once every lease is closed. Idempotent.
      */
     @Override
     public void close() {
@@ -373,7 +427,11 @@ public final class DriverCounters implements AutoCloseable {
         } catch (final IOException ex) {
             LOG.log(System.Logger.Level.WARNING, "cannot remove the counters file " + file + ": " + ex);
         } finally {
-            memory.close();
+            try {
+                liveness.close(); // after the counters file: a file without its lock would look abandoned
+            } finally {
+                memory.close();
+            }
         }
     }
 
@@ -432,7 +490,7 @@ public final class DriverCounters implements AutoCloseable {
 
     /**
      * Removes {@code file} if it is a counters file whose owner process is gone; refuses if it is in use or is not a
-     * counters file.
+     * counters file. The caller holds the file's liveness lock: an owner of this version would hold it.
      */
     private static void removeIfAbandoned(final Path file) {
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
@@ -442,29 +500,21 @@ public final class DriverCounters implements AutoCloseable {
             throw new IllegalStateException(file + " exists and is not a regular file; remove it or choose another "
                 + "driver name");
         }
-        final ByteBuffer bytes = ByteBuffer.allocate(CountersLayout.HEADER_LENGTH).order(ByteOrder.nativeOrder());
-        final long size;
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            size = channel.size();
-            while (bytes.hasRemaining() && channel.read(bytes) >= 0) {
-                // read the header
-            }
+        final long[] owner;
+        try {
+            owner = readOwner(file);
         } catch (final NoSuchFileException ex) {
             return;
         } catch (final IOException ex) {
             throw new UncheckedIOException("cannot read the existing counters file " + file + ": " + ex, ex);
         }
-        final UnsafeBuffer header = new UnsafeBuffer(bytes.array());
-        if (size < CountersLayout.HEADER_LENGTH || header.getInt(CountersLayout.MAGIC_OFFSET) != CountersLayout.MAGIC) {
+        if (owner == null) {
             throw new IllegalStateException(file + " exists and is not an rdma-reactive counters file; remove it or "
                 + "choose another driver name");
         }
-        final long pid = header.getLong(CountersLayout.OWNER_PID_OFFSET);
-        final long start = header.getLong(CountersLayout.OWNER_START_OFFSET);
-        if (isAlive(pid, start)) {
-            throw new IllegalStateException("the counters file " + file + " is in use by "
-                + (pid == ProcessHandle.current().pid() ? "this process" : "process " + pid)
-                + "; give each driver its own name, or stop the other one");
+        final long pid = owner[0];
+        if (isAlive(pid, owner[1])) {
+            throw inUse(file, pid == ProcessHandle.current().pid() ? "this process" : "process " + pid);
         }
         try {
             Files.deleteIfExists(file);
@@ -473,6 +523,149 @@ public final class DriverCounters implements AutoCloseable {
         } catch (final IOException ex) {
             throw new UncheckedIOException("cannot remove the abandoned counters file " + file + ": " + ex, ex);
         }
+    }
+
+    /**
+     * @param file a regular file
+     * @return the owner's process id and start time (ms since the epoch, or -1) from the header; null if the file is
+     *     not a counters file
+     */
+    private static long[] readOwner(final Path file) throws IOException {
+        final ByteBuffer bytes = ByteBuffer.allocate(CountersLayout.HEADER_LENGTH).order(ByteOrder.nativeOrder());
+        final long size;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            size = channel.size();
+            while (bytes.hasRemaining() && channel.read(bytes) >= 0) {
+                // read the header
+            }
+        }
+        final UnsafeBuffer header = new UnsafeBuffer(bytes.array());
+        if (size < CountersLayout.HEADER_LENGTH || header.getInt(CountersLayout.MAGIC_OFFSET) != CountersLayout.MAGIC) {
+            return null;
+        }
+        return new long[] {header.getLong(CountersLayout.OWNER_PID_OFFSET),
+            header.getLong(CountersLayout.OWNER_START_OFFSET)};
+    }
+
+    /**
+     * Removes the counters files in {@code directory} whose owners are gone, with their liveness and temporary files:
+     * those of the drivers named by {@code names} (a pattern with a group {@code pid}, the owner's process id), other
+     * than this process's, whose process does not run (its id and start time, from the header) and whose liveness
+     * lock no one holds. Everything else is left alone: files of live owners, files by other names, files named like
+     * counters files that are not (no magic number, or another owner in the header), and symbolic links, directories
+     * and other files that are not regular files, which are neither followed nor removed. Never throws: a file that
+     * cannot be read or removed is left, and logged.
+     *
+     * @param directory a counters directory
+     * @param names     the names of the drivers whose files may be removed, with a group {@code pid}
+     * @return the files removed
+     */
+    public static List<Path> removeAbandoned(final Path directory, final Pattern names) {
+        final Path dir = directory.toAbsolutePath().normalize();
+        final Map<String, List<Path>> byName = new TreeMap<>();
+        try (Stream<Path> listing = Files.list(dir)) {
+            listing.forEach(path -> {
+                final String driver = driverName(path.getFileName().toString());
+                if (driver != null && names.matcher(driver).matches()) {
+                    byName.computeIfAbsent(driver, ignored -> new ArrayList<>()).add(path);
+                }
+            });
+        } catch (final IOException | UncheckedIOException | SecurityException ex) {
+            LOG.log(System.Logger.Level.WARNING, "cannot list " + dir + " to remove the counters files of processes "
+                + "that are gone: " + ex);
+            return List.of();
+        }
+        final long self = ProcessHandle.current().pid();
+        final List<Path> removed = new ArrayList<>();
+        byName.forEach((driver, files) -> {
+            final Matcher name = names.matcher(driver);
+            try {
+                final long pid = name.matches() ? Long.parseLong(name.group("pid")) : self;
+                if (pid != self) {
+                    removed.addAll(removeIfAbandoned(dir, driver, pid, files));
+                }
+            } catch (final IOException | RuntimeException ex) {
+                LOG.log(System.Logger.Level.WARNING, "left the counters files of " + driver + " in " + dir + ": "
+                    + ex);
+            }
+        });
+        return removed;
+    }
+
+    /** @return the driver's name of a counters file, its liveness file or its temporary file; null for other files */
+    private static String driverName(final String fileName) {
+        final String live = CountersLayout.SUFFIX + CountersLiveness.SUFFIX;
+        if (fileName.endsWith(live) && fileName.length() > live.length()) {
+            return fileName.substring(0, fileName.length() - live.length());
+        }
+        if (fileName.endsWith(CountersLayout.SUFFIX) && fileName.length() > CountersLayout.SUFFIX.length()) {
+            return fileName.substring(0, fileName.length() - CountersLayout.SUFFIX.length());
+        }
+        final Matcher temporary = TEMPORARY.matcher(fileName);
+        return temporary.matches() ? temporary.group(1) : null;
+    }
+
+    /** The files of one driver whose owner {@code pid} is not this process: removed if it is gone. */
+    private static List<Path> removeIfAbandoned(final Path dir, final String driver, final long pid,
+                                                final List<Path> files) throws IOException {
+        for (final Path path : files) {
+            if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+                return List.of(); // a link, a directory, a pipe: not a file of ours; neither followed nor removed
+            }
+        }
+        final Path counters = file(dir, driver);
+        final Path livenessFile = CountersLiveness.of(counters);
+        if (CountersLiveness.heldHere(livenessFile)) {
+            return List.of();
+        }
+        if (Files.exists(counters, LinkOption.NOFOLLOW_LINKS)) {
+            final long[] owner = readOwner(counters);
+            if (owner == null || owner[0] != pid || isAlive(pid, owner[1])) {
+                return List.of(); // not a counters file of that process, or it runs
+            }
+        } else if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return List.of();
+        }
+        CountersLiveness takenOver = null;
+        if (Files.exists(livenessFile, LinkOption.NOFOLLOW_LINKS)) {
+            takenOver = CountersLiveness.takeOver(livenessFile);
+            if (takenOver == null) {
+                return List.of(); // its lock is held: the owner runs where its process id does not show
+            }
+        }
+        final List<Path> removed = new ArrayList<>();
+        try {
+            for (final Path path : files) { // the counters file and temporary ones; the liveness file last
+                if (!path.equals(livenessFile) && Files.deleteIfExists(path)) {
+                    removed.add(path);
+                }
+            }
+        } finally {
+            if (takenOver != null) {
+                takenOver.close();
+                if (!Files.exists(livenessFile, LinkOption.NOFOLLOW_LINKS)) {
+                    removed.add(livenessFile);
+                }
+            }
+        }
+        LOG.log(System.Logger.Level.INFO, "removed the counters files of " + driver + " in " + dir + " (process " + pid
+            + ", which is gone): " + removed.size() + " file(s)");
+        return removed;
+    }
+
+    /**
+     * Whether the owner of a counters file runs: this process holds it, its process (id and start time) runs here,
+     * or another process holds its liveness lock (one in another PID namespace, say).
+     *
+     * @param file        the counters file
+     * @param pid         the owner's process id, from the header
+     * @param startMillis the owner's start time, from the header, or -1
+     * @return false only if the owner is surely gone
+     */
+    static boolean ownerRuns(final Path file, final long pid, final long startMillis) {
+        final Path livenessFile = CountersLiveness.of(file.toAbsolutePath());
+        return CountersLiveness.heldHere(livenessFile) || isAlive(pid, startMillis)
+            || CountersLiveness.heldElsewhere(livenessFile);
     }
 
     /** @return true if process {@code pid} runs and (where both are known) started at {@code startMillis} */

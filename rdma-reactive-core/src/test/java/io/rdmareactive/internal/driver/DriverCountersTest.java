@@ -36,9 +36,17 @@ class DriverCountersTest {
             assertThat(labels(counters)).containsExactly("messages sent = 0", "messages received = 0",
                 "bytes sent = 0", "bytes received = 0", "back-pressure events = 0", "credit stalls = 0",
                 "errors = 0", "loop stalls = 0");
+            final Path liveness = directory.resolve("modes.counters.live");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(liveness))).as("the liveness file")
+                .isEqualTo("rw-------");
+            assertThat(liveness).as("the liveness file holds the owner's process id")
+                .hasContent(ProcessHandle.current().pid() + "\n");
             try (Stream<Path> files = Files.list(directory)) {
-                assertThat(files).as("no temporary file is left").containsExactly(counters.file());
+                assertThat(files).as("no temporary file is left").containsExactlyInAnyOrder(counters.file(), liveness);
             }
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            assertThat(files).as("nothing is left once closed").isEmpty();
         }
     }
 

@@ -1,0 +1,231 @@
+package io.rdmareactive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmareactive.spi.demo.ChildJvmCommand;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Counters files that runtimes leave behind: a runtime killed with SIGKILL, or whose JVM exits without disposing it,
+ * leaves its counters file and the liveness file beside it; the next runtime created in the same directory removes
+ * them, and keeps the files of runtimes that still run (in another process, or in this one) and every file that is not
+ * a runtime's counters file: other files, files named like counters files that are not, and symbolic links (neither
+ * followed nor removed).
+ */
+class CountersCleanupTest {
+
+    private Path directory;
+    private Path outside;
+    private final List<Process> children = new ArrayList<>();
+    private final List<RdmaRuntime> runtimes = new ArrayList<>();
+
+    @BeforeEach
+    void createDirectories() throws IOException {
+        directory = Files.createTempDirectory(Path.of("/tmp"), "rr-cleanup");
+        outside = Files.createTempDirectory(Path.of("/tmp"), "rr-outside");
+    }
+
+    @AfterEach
+    void stop() {
+        try {
+            runtimes.forEach(RdmaRuntime::dispose);
+            children.forEach(Process::destroyForcibly);
+            for (final Process child : children) {
+                child.onExit().orTimeout(30, TimeUnit.SECONDS).join();
+            }
+        } finally {
+            ShmTestSupport.deleteDirectory(directory);
+            ShmTestSupport.deleteDirectory(outside);
+        }
+    }
+
+    @Test
+    void theNextRuntimeRemovesTheFilesOfRuntimesThatAreGoneAndKeepsTheRest() throws Exception {
+        final Child killed = start();
+        final Child exited = start();
+        final Child running = start();
+        final RdmaRuntime here = track(runtime());
+        for (final String name : List.of(killed.name, exited.name, running.name, here.name())) {
+            assertThat(counters(name)).as("the counters file of " + name).isRegularFile();
+            assertThat(liveness(name)).as("the liveness file of " + name).isRegularFile();
+        }
+
+        killed.process.destroyForcibly(); // SIGKILL: nothing of its own runs
+        assertThat(killed.process.waitFor(30, TimeUnit.SECONDS)).as("the killed child ended").isTrue();
+        exited.say("exit"); // System.exit(0) without disposing its runtime
+        assertThat(exited.process.waitFor(30, TimeUnit.SECONDS)).as("the child that exits ended").isTrue();
+        assertThat(exited.process.exitValue()).isZero();
+        for (final Child gone : List.of(killed, exited)) {
+            assertThat(counters(gone.name)).as("the counters file of %s, gone: left until the next runtime", gone.name)
+                .isRegularFile();
+            assertThat(liveness(gone.name)).as("its liveness file").isRegularFile();
+        }
+
+        // what the next runtime must leave alone, beside them
+        final long dead = killed.process.pid();
+        final Path notes = Files.writeString(directory.resolve("notes.txt"), "not a counters file");
+        final Path impostor = Files.writeString(directory.resolve("shm-" + dead + "-900.counters"),
+            "named like a runtime's counters file of a process that is gone, but not one");
+        final Path victim = Files.copy(counters(killed.name), outside.resolve("victim.counters")); // a dead one's
+        final Path link = Files.createSymbolicLink(directory.resolve("shm-" + dead + "-901.counters"), victim);
+        final Path linkedLiveness = Files.createSymbolicLink(directory.resolve("shm-" + dead + "-902.counters.live"),
+            Files.writeString(outside.resolve("victim.live"), "a file elsewhere"));
+        final Path besideTheLink = Files.copy(counters(killed.name), counters("shm-" + dead + "-902"));
+        final byte[] victimBytes = Files.readAllBytes(victim);
+
+        final RdmaRuntime next = track(runtime());
+
+        for (final Child gone : List.of(killed, exited)) {
+            assertThat(counters(gone.name)).as("the counters file of %s, gone", gone.name).doesNotExist();
+            assertThat(liveness(gone.name)).as("the liveness file of %s, gone", gone.name).doesNotExist();
+        }
+        for (final String live : List.of(running.name, here.name(), next.name())) {
+            assertThat(counters(live)).as("the counters file of %s, running", live).isRegularFile();
+            assertThat(liveness(live)).as("the liveness file of %s, running", live).isRegularFile();
+        }
+        assertThat(running.process.isAlive()).isTrue();
+        assertThat(notes).hasContent("not a counters file");
+        assertThat(impostor).hasContent("named like a runtime's counters file of a process that is gone, but not one");
+        assertThat(Files.isSymbolicLink(link)).as("the link to a dead one's counters file elsewhere").isTrue();
+        assertThat(Files.isSymbolicLink(linkedLiveness)).as("the link in place of a liveness file").isTrue();
+        assertThat(besideTheLink).as("a dead one's counters file whose liveness file is a link").isRegularFile();
+        assertThat(Files.readAllBytes(victim)).as("the file the link leads to").isEqualTo(victimBytes);
+        assertThat(outside.resolve("victim.live")).hasContent("a file elsewhere");
+        assertThat(names()).as("every file left").containsExactlyInAnyOrderElementsOf(expectedNames(running.name, here.name(),
+            next.name(), notes, impostor, link, linkedLiveness, besideTheLink));
+    }
+
+    @Test
+    void aRuntimeDisposedLeavesNoCountersFile() {
+        final RdmaRuntime runtime = runtime();
+        final String name = runtime.name();
+        assertThat(counters(name)).isRegularFile();
+        runtime.dispose();
+        assertThat(counters(name)).doesNotExist();
+        assertThat(liveness(name)).doesNotExist();
+    }
+
+    private List<String> expectedNames(final String running, final String here, final String next,
+                                       final Path... others) {
+        final List<String> names = new ArrayList<>();
+        for (final String live : List.of(running, here, next)) {
+            names.add(counters(live).getFileName().toString());
+            names.add(liveness(live).getFileName().toString());
+        }
+        for (final Path other : others) {
+            names.add(other.getFileName().toString());
+        }
+        // the shared-memory devices' own files (the runtimes' devices live in the same directory)
+        for (final String name : names()) {
+            if (!name.contains(".counters") && !name.equals("notes.txt")) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    private RdmaRuntime runtime() {
+        return RdmaRuntime.builder().provider("shm").directory(directory).loops(1).idleStrategy("backoff").build();
+    }
+
+    private RdmaRuntime track(final RdmaRuntime runtime) {
+        runtimes.add(runtime);
+        return runtime;
+    }
+
+    private Path counters(final String name) {
+        return directory.resolve(name + ".counters");
+    }
+
+    private Path liveness(final String name) {
+        return directory.resolve(name + ".counters.live");
+    }
+
+    private List<String> names() {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.map(path -> path.getFileName().toString()).toList();
+        } catch (final IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private Child start() throws IOException, InterruptedException {
+        final List<String> command = new ArrayList<>(ChildJvmCommand.of(RuntimeChild.class, "-Xmx64m",
+            "-XX:TieredStopAtLevel=1"));
+        command.add(directory.toString());
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        children.add(process);
+        final BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+            StandardCharsets.UTF_8));
+        final List<String> said = new ArrayList<>();
+        String line;
+        while ((line = out.readLine()) != null) {
+            if (line.startsWith("READY ")) {
+                final String name = line.substring("READY ".length());
+                Thread.ofPlatform().daemon().start(() -> drain(out)); // it says nothing more that matters
+                return new Child(process, name);
+            }
+            said.add(line);
+        }
+        throw new AssertionError("the child ended (" + process.waitFor(10, TimeUnit.SECONDS) + ") without its "
+            + "runtime; it said " + said);
+    }
+
+    private static void drain(final BufferedReader out) {
+        try {
+            while (out.readLine() != null) {
+                // keep the pipe from filling
+            }
+        } catch (final IOException ignored) {
+            // the child is gone
+        }
+    }
+
+    /** A child JVM and the name of its runtime. */
+    private record Child(Process process, String name) {
+        void say(final String line) throws IOException {
+            final Writer in = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            in.write(line + "\n");
+            in.flush();
+        }
+    }
+
+    /**
+     * The child: creates a runtime in the directory given, says {@code READY <name>}, then waits for a line on its
+     * input: {@code exit} ends the JVM at once with the runtime undisposed; nothing else ends it but a kill.
+     */
+    public static final class RuntimeChild {
+        private RuntimeChild() {
+        }
+
+        public static void main(final String[] args) throws IOException {
+            final RdmaRuntime runtime = RdmaRuntime.builder().provider("shm").directory(Path.of(args[0])).loops(1)
+                .idleStrategy("backoff").build();
+            System.out.println("READY " + runtime.name());
+            System.out.flush();
+            final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.equals("exit")) {
+                    System.exit(0);
+                }
+            }
+            // the test's end closed the pipe: wait for the kill
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MINUTES.toNanos(2));
+        }
+    }
+}
