@@ -21,6 +21,8 @@ import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * A connection as the API shows it: the protocol connection, pinned to one event loop of its runtime, with stream 1
@@ -36,7 +38,7 @@ import reactor.core.publisher.Sinks;
 final class DefaultConnection implements Connection, StreamActivity, ErrorFactory {
 
     static final int DEFAULT_STREAM = 1;
-    private static final System.Logger LOG = System.getLogger(DefaultConnection.class.getName());
+    private static final Logger LOG = Loggers.getLogger(DefaultConnection.class);
 
     private final RdmaRuntime runtime;
     private final EventLoop loop;
@@ -596,8 +598,11 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         @Override
         public void onError(final Throwable error) {
             // a stream cut short because the connection ended is the connection's news, told by onDispose()
-            LOG.log(error instanceof RdmaConnectionException ? System.Logger.Level.DEBUG
-                : System.Logger.Level.WARNING, "the " + kind + " handler failed", error);
+            if (!(error instanceof RdmaConnectionException)) {
+                LOG.warn("the {} handler failed", kind, error);
+            } else if (LOG.isDebugEnabled()) {
+                LOG.debug("the {} handler failed", kind, error);
+            }
             loop.execute(this);
         }
 
@@ -767,10 +772,10 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
         final long now = System.nanoTime();
         final long last = LAST_STALL_LOG.get();
         if (now - last >= STALL_LOG_INTERVAL_NANOS && LAST_STALL_LOG.compareAndSet(last, now)) {
-            LOG.log(System.Logger.Level.WARNING, "stream " + stream + " of the connection to " + peer() + " held its "
-                + "event loop " + loop.name() + " for " + nanos / 1_000_000 + " ms (every connection of the loop waited): "
-                + "a subscriber, handler or codec blocks or works long on the loop; move that work off it with "
-                + "publishOn(...) (counted in RdmaCounters.loopStalls; warned at most every 10 s)");
+            LOG.warn("stream {} of the connection to {} held its event loop {} for {} ms (every connection of the "
+                + "loop waited): a subscriber, handler or codec blocks or works long on the loop; move that work off it "
+                + "with publishOn(...) (counted in RdmaCounters.loopStalls; warned at most every 10 s)", stream, peer(),
+                loop.name(), nanos / 1_000_000);
         }
     }
 

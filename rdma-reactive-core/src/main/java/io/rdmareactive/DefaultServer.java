@@ -20,6 +20,8 @@ import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * A bound server: a listener, an accepting thread that screens requests, a virtual thread per handshake under way
@@ -28,7 +30,7 @@ import reactor.core.publisher.Sinks;
  */
 final class DefaultServer implements DisposableServer {
 
-    private static final System.Logger LOG = System.getLogger(DefaultServer.class.getName());
+    private static final Logger LOG = Loggers.getLogger(DefaultServer.class);
     private static final Duration ACCEPT_POLL = Duration.ofMillis(100);
 
     private final RdmaConfig config;
@@ -90,7 +92,7 @@ final class DefaultServer implements DisposableServer {
                 request = listener.accept(ACCEPT_POLL);
             } catch (final RuntimeException ex) {
                 if (!disposed.get()) {
-                    LOG.log(System.Logger.Level.ERROR, "accepting at '" + listener.address() + "' failed", ex);
+                    LOG.error("accepting at '{}' failed", listener.address(), ex);
                 }
                 return;
             }
@@ -109,8 +111,7 @@ final class DefaultServer implements DisposableServer {
                     continue; // challenged: nothing is held until the client comes back with its proof
                 }
             } catch (final ProtocolException | RdmaException ex) {
-                LOG.log(System.Logger.Level.WARNING, "refused a connection at '" + listener.address() + "': "
-                    + ex.getMessage());
+                LOG.warn("refused a connection at '{}': {}", listener.address(), ex.getMessage());
                 continue;
             }
             if (!handshakes.tryAcquire()) {
@@ -147,11 +148,10 @@ final class DefaultServer implements DisposableServer {
                 }
             }
         } catch (final ProtocolException | RdmaException ex) {
-            LOG.log(System.Logger.Level.WARNING, "refused a connection at '" + listener.address() + "': "
-                + ex.getMessage());
+            LOG.warn("refused a connection at '{}': {}", listener.address(), ex.getMessage());
         } catch (final RuntimeException ex) {
             if (!disposed.get()) { // the server closing under a handshake is no failure
-                LOG.log(System.Logger.Level.ERROR, "the handler for '" + listener.address() + "' failed", ex);
+                LOG.error("the handler for '{}' failed", listener.address(), ex);
             }
         } finally {
             handshaking.decrementAndGet();
@@ -181,25 +181,24 @@ final class DefaultServer implements DisposableServer {
             try {
                 handled = handler.apply(connection.inbound(), connection.outbound());
             } catch (final RuntimeException ex) {
-                LOG.log(System.Logger.Level.WARNING, "the handler of the connection from " + connection.peer()
-                    + " failed", ex);
+                LOG.warn("the handler of the connection from {} failed", connection.peer(), ex);
                 connection.dispose();
                 return;
             }
             Flux.from(handled)
                 .doFinally(signal -> connection.dispose())
-                .subscribe(null, error -> LOG.log(System.Logger.Level.WARNING,
-                    "the handler of the connection from " + connection.peer() + " failed", error));
+                .subscribe(null, error -> LOG.warn("the handler of the connection from {} failed", connection.peer(),
+                    error));
         });
     }
 
     /** Refuses a connection with a reason the client reads in its error. */
     private void refuse(final ConnectRequest request, final String reason) {
-        LOG.log(System.Logger.Level.WARNING, "refused a connection from " + request.peerDescription() + ": " + reason);
+        LOG.warn("refused a connection from {}: {}", request.peerDescription(), reason);
         try {
             request.reject(RejectFlyweight.encode(reason, runtime.device.limits().maxRejectPrivateDataLength()));
         } catch (final RuntimeException ex) {
-            LOG.log(System.Logger.Level.WARNING, "refusing a connection at '" + listener.address() + "' failed", ex);
+            LOG.warn("refusing a connection at '{}' failed", listener.address(), ex);
         }
     }
 
@@ -252,7 +251,7 @@ final class DefaultServer implements DisposableServer {
         try {
             listener.close();
         } catch (final RuntimeException ex) {
-            LOG.log(System.Logger.Level.WARNING, "closing the listener at '" + listener.address() + "' failed", ex);
+            LOG.warn("closing the listener at '{}' failed", listener.address(), ex);
         }
         synchronized (serving) {
             // a connection that finished its authenticated handshake before this point is in the set by now
@@ -265,12 +264,11 @@ final class DefaultServer implements DisposableServer {
                 return connection.onDispose().onErrorComplete();
             })
             .then()
-            .timeout(bound, Mono.fromRunnable(() -> LOG.log(System.Logger.Level.WARNING, "the server at '"
-                + listener.address() + "': " + connections.size() + " connections had not closed " + bound
-                + " after dispose(); the runtime closes them when it stops")))
+            .timeout(bound, Mono.fromRunnable(() -> LOG.warn("the server at '{}': {} connections had not closed {} "
+                + "after dispose(); the runtime closes them when it stops", listener.address(), connections.size(),
+                bound)))
             .doFinally(signal -> runtime.release(closed::tryEmitEmpty))
-            .subscribe(null, error -> LOG.log(System.Logger.Level.WARNING, "disposing the server at '"
-                + listener.address() + "' failed", error));
+            .subscribe(null, error -> LOG.warn("disposing the server at '{}' failed", listener.address(), error));
     }
 
     @Override

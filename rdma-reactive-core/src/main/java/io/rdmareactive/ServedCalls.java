@@ -4,6 +4,8 @@ import io.rdmareactive.internal.protocol.CallHeaderFlyweight;
 import java.util.ArrayDeque;
 import org.agrona.DirectBuffer;
 import org.reactivestreams.Publisher;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * The serving side of a call stream the peer opened: each CALL runs the connection's {@link StreamHandler} with
@@ -13,7 +15,7 @@ import org.reactivestreams.Publisher;
  */
 final class ServedCalls extends CallStreamEnd {
 
-    private static final System.Logger LOG = System.getLogger(ServedCalls.class.getName());
+    private static final Logger LOG = Loggers.getLogger(ServedCalls.class);
 
     private final StreamHandler handler;
     /** The calls being served, by call id. */
@@ -111,13 +113,16 @@ final class ServedCalls extends CallStreamEnd {
 
     /** Logs a handler's failure, as a stream's handler's is. */
     static void logFailure(final Throwable error) {
-        LOG.log(error instanceof RdmaConnectionException ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,
-            "the REQUEST_RESPONSE handler failed", error);
+        if (!(error instanceof RdmaConnectionException)) {
+            LOG.warn("the REQUEST_RESPONSE handler failed", error);
+        } else {
+            LOG.debug("the REQUEST_RESPONSE handler failed", error);
+        }
     }
 
     /** Logs an answer the codec could not encode. */
     static void logNotEncoded(final Throwable error) {
-        LOG.log(System.Logger.Level.WARNING, "an answer could not be encoded; the caller gets an error", error);
+        LOG.warn("an answer could not be encoded; the caller gets an error", error);
     }
 
     @Override

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicBoolean;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * Finds providers through {@link ServiceLoader} and chooses one by name, or automatically.
@@ -21,7 +23,7 @@ public final class RdmaProviders {
     /** The order in which {@link #auto()} tries providers. */
     public static final List<String> AUTO_PREFERENCE = List.of("verbs", "shm");
 
-    private static final System.Logger LOG = System.getLogger(RdmaProviders.class.getName());
+    private static final Logger LOG = Loggers.getLogger(RdmaProviders.class);
     private static final AtomicBoolean AUTO_LOGGED = new AtomicBoolean();
 
     private RdmaProviders() {
@@ -70,8 +72,8 @@ public final class RdmaProviders {
             final Availability availability = provider.availability();
             if (availability.available()) {
                 if (AUTO_LOGGED.compareAndSet(false, true)) {
-                    LOG.log(System.Logger.Level.INFO, "RDMA provider 'auto' chose '" + provider.name() + "': "
-                        + availability.reason() + (reasons.isEmpty() ? "" : "; passed over: " + reasons));
+                    LOG.info("RDMA provider 'auto' chose '{}': {}{}", provider.name(), availability.reason(),
+                        reasons.isEmpty() ? "" : "; passed over: " + reasons);
                 }
                 return provider;
             }

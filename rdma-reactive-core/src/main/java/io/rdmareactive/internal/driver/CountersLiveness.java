@@ -18,6 +18,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * A driver's claim on its counters file: an exclusive lock on the liveness file beside it,
@@ -45,7 +47,7 @@ final class CountersLiveness implements AutoCloseable {
      * closing one would drop that lock, so they stay open.
      */
     private static final CopyOnWriteArrayList<FileChannel> UNCLOSABLE = new CopyOnWriteArrayList<>();
-    private static final System.Logger LOG = System.getLogger(CountersLiveness.class.getName());
+    private static final Logger LOG = Loggers.getLogger(CountersLiveness.class);
     private static final int CLAIM_ATTEMPTS = 5;
 
     private final Path file;
@@ -267,7 +269,7 @@ final class CountersLiveness implements AutoCloseable {
                 Files.deleteIfExists(file);
             }
         } catch (final IOException ex) {
-            LOG.log(System.Logger.Level.WARNING, "cannot remove the counters liveness file " + file + ": " + ex);
+            LOG.warn("cannot remove the counters liveness file {}: {}", file, ex.toString());
         } finally {
             try {
                 lock.release();

@@ -33,6 +33,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * The driver's counters, kept in a memory-mapped file {@code <directory>/<name>.counters} (mode 0600) so that another
@@ -99,7 +101,7 @@ public final class DriverCounters implements AutoCloseable {
     /** A temporary file of {@link #create}: {@code .<name>.counters.<pid>.<hex>.tmp}. */
     private static final Pattern TEMPORARY = Pattern.compile(
         "\\.([A-Za-z0-9._-]{1,64})\\.counters\\.[0-9]{1,19}\\.[0-9a-f]{1,8}\\.tmp");
-    private static final System.Logger LOG = System.getLogger(DriverCounters.class.getName());
+    private static final Logger LOG = Loggers.getLogger(DriverCounters.class);
 
     private final String name;
     private final Path file;
@@ -425,7 +427,7 @@ public final class DriverCounters implements AutoCloseable {
         } catch (final NoSuchFileException ignored) {
             // someone removed it already
         } catch (final IOException ex) {
-            LOG.log(System.Logger.Level.WARNING, "cannot remove the counters file " + file + ": " + ex);
+            LOG.warn("cannot remove the counters file {}: {}", file, ex.toString());
         } finally {
             try {
                 liveness.close(); // after the counters file: a file without its lock would look abandoned
@@ -518,8 +520,7 @@ public final class DriverCounters implements AutoCloseable {
         }
         try {
             Files.deleteIfExists(file);
-            LOG.log(System.Logger.Level.INFO, "removed the counters file " + file + " of process " + pid
-                + ", which is gone");
+            LOG.info("removed the counters file {} of process {}, which is gone", file, pid);
         } catch (final IOException ex) {
             throw new UncheckedIOException("cannot remove the abandoned counters file " + file + ": " + ex, ex);
         }
@@ -571,8 +572,8 @@ public final class DriverCounters implements AutoCloseable {
                 }
             });
         } catch (final IOException | UncheckedIOException | SecurityException ex) {
-            LOG.log(System.Logger.Level.WARNING, "cannot list " + dir + " to remove the counters files of processes "
-                + "that are gone: " + ex);
+            LOG.warn("cannot list {} to remove the counters files of processes that are gone: {}", dir,
+                ex.toString());
             return List.of();
         }
         final long self = ProcessHandle.current().pid();
@@ -585,8 +586,7 @@ public final class DriverCounters implements AutoCloseable {
                     removed.addAll(removeIfAbandoned(dir, driver, pid, files));
                 }
             } catch (final IOException | RuntimeException ex) {
-                LOG.log(System.Logger.Level.WARNING, "left the counters files of " + driver + " in " + dir + ": "
-                    + ex);
+                LOG.warn("left the counters files of {} in {}: {}", driver, dir, ex.toString());
             }
         });
         return removed;
@@ -648,8 +648,8 @@ public final class DriverCounters implements AutoCloseable {
                 }
             }
         }
-        LOG.log(System.Logger.Level.INFO, "removed the counters files of " + driver + " in " + dir + " (process " + pid
-            + ", which is gone): " + removed.size() + " file(s)");
+        LOG.info("removed the counters files of {} in {} (process {}, which is gone): {} file(s)", driver, dir, pid,
+            removed.size());
         return removed;
     }
 

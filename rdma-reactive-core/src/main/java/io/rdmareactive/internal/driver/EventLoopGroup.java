@@ -18,6 +18,8 @@ import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.status.AtomicCounter;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * A runtime's event loops over one device: each loop an Agrona {@link AgentRunner} on a thread of its own
@@ -38,7 +40,7 @@ public final class EventLoopGroup implements AutoCloseable {
     /** Tasks a loop's queue holds. */
     static final int TASK_CAPACITY = 1 << 16;
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
-    private static final System.Logger LOG = System.getLogger(EventLoopGroup.class.getName());
+    private static final Logger LOG = Loggers.getLogger(EventLoopGroup.class);
 
     private final String name;
     private final RdmaDevice device;
@@ -243,9 +245,9 @@ public final class EventLoopGroup implements AutoCloseable {
                 for (final StackTraceElement frame : thread.getStackTrace()) {
                     stack.append("\n\tat ").append(frame);
                 }
-                LOG.log(System.Logger.Level.ERROR, "event loop " + thread.getName() + " still runs "
-                    + CLOSE_TIMEOUT.toMillis() + " ms after close(): something on it does not return (a subscriber "
-                    + "that blocks the loop?). Leaving the thread behind (it is a daemon). It is at:" + stack);
+                LOG.error("event loop {} still runs {} ms after close(): something on it does not return (a "
+                    + "subscriber that blocks the loop?). Leaving the thread behind (it is a daemon). It is at:{}",
+                    thread.getName(), CLOSE_TIMEOUT.toMillis(), stack);
             }
         }
     }
@@ -275,8 +277,8 @@ public final class EventLoopGroup implements AutoCloseable {
             final EventLoop owner = owners.get(event.queuePair());
             if (owner == null || owner == polling) {
                 polling.onEvent(event);
-            } else if (!owner.execute(() -> owner.onEvent(event))) {
-                LOG.log(System.Logger.Level.DEBUG, "dropped " + event + ": its loop has stopped");
+            } else if (!owner.execute(() -> owner.onEvent(event)) && LOG.isDebugEnabled()) {
+                LOG.debug("dropped {}: its loop has stopped", event);
             }
         }
     }
@@ -299,9 +301,8 @@ public final class EventLoopGroup implements AutoCloseable {
             }
             final long count = seen.incrementAndGet();
             if ((count & (count - 1)) == 0) {
-                final String thread = Thread.currentThread().getName();
-                LOG.log(System.Logger.Level.ERROR, () -> "runtime " + runtime + ", thread " + thread + ": error "
-                    + count + " (logged at 1, 2, 4, 8, ...; the 'errors' counter has every one)", error);
+                LOG.error("runtime {}, thread {}: error {} (logged at 1, 2, 4, 8, ...; the 'errors' counter has every "
+                    + "one)", runtime, Thread.currentThread().getName(), count, error);
             }
         }
     }

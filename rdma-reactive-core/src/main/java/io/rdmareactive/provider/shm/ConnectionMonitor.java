@@ -7,6 +7,8 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * The device's connection-manager thread: it watches the sockets of every connected queue pair and turns what
@@ -19,7 +21,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 final class ConnectionMonitor implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(ConnectionMonitor.class.getName());
+    private static final Logger LOG = Loggers.getLogger(ConnectionMonitor.class);
 
     private final Selector selector;
     private final Thread thread;
@@ -75,7 +77,7 @@ final class ConnectionMonitor implements AutoCloseable {
             }
         } catch (final IOException | RuntimeException ex) {
             if (running) {
-                LOG.log(System.Logger.Level.ERROR, "the shared-memory connection manager stopped", ex);
+                LOG.error("the shared-memory connection manager stopped", ex);
             }
         }
     }

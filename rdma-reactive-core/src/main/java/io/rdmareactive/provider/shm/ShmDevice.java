@@ -34,6 +34,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * This process's endpoint on the shared-memory provider: a region table, completion queues, queue pairs and
@@ -50,7 +52,7 @@ final class ShmDevice implements RdmaDevice {
     static final int MAX_CQ_CAPACITY = 1 << 20;
     static final int EVENT_CAPACITY = 4096;
 
-    private static final System.Logger LOG = System.getLogger(ShmDevice.class.getName());
+    private static final Logger LOG = Loggers.getLogger(ShmDevice.class);
 
     private final String id;
     private final String name;
@@ -516,9 +518,8 @@ final class ShmDevice implements RdmaDevice {
 
     void report(final ConnectionEvent event) {
         if (!events.offer(event)) {
-            LOG.log(System.Logger.Level.WARNING, "connection event queue full (" + EVENT_CAPACITY + "), event lost: "
-                + event.type() + " on queue pair " + event.queuePair().number() + ": " + event.reason()
-                + "; call pollEvents more often");
+            LOG.warn("connection event queue full ({}), event lost: {} on queue pair {}: {}; call pollEvents more often",
+                EVENT_CAPACITY, event.type(), event.queuePair().number(), event.reason());
         }
     }
 

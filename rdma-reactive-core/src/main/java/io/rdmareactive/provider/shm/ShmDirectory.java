@@ -22,6 +22,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * The directory where a shared-memory device keeps its files: registered memory, completion queues, queue pairs,
@@ -39,7 +41,7 @@ final class ShmDirectory {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern DEVICE_ID = Pattern.compile("[0-9]{1,10}-[0-9a-f]{8}");
-    private static final System.Logger LOG = System.getLogger(ShmDirectory.class.getName());
+    private static final Logger LOG = Loggers.getLogger(ShmDirectory.class);
 
     private final Path path;
 
@@ -232,7 +234,7 @@ final class ShmDirectory {
                 }
             });
         } catch (final IOException ex) {
-            LOG.log(System.Logger.Level.WARNING, "cannot list " + path + " to remove files of dead processes: " + ex);
+            LOG.warn("cannot list {} to remove files of dead processes: {}", path, ex.toString());
             return;
         }
         byDevice.forEach((id, files) -> {
@@ -245,8 +247,9 @@ final class ShmDirectory {
                         // removed by someone else meanwhile
                     }
                 }
-                LOG.log(System.Logger.Level.DEBUG, "removed " + files.size() + " files of device " + id
-                    + ", whose process is gone");
+                if (LOG.isDebugEnabled()) {
+                    LOG.debug("removed {} files of device {}, whose process is gone", files.size(), id);
+                }
             }
         });
     }

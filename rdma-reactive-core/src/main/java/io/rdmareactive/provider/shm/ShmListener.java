@@ -15,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * Listens on a UNIX-domain socket in the device's directory. A socket file left by a dead listener is replaced; one
@@ -22,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class ShmListener implements Listener {
 
-    private static final System.Logger LOG = System.getLogger(ShmListener.class.getName());
+    private static final Logger LOG = Loggers.getLogger(ShmListener.class);
 
     private final ShmDevice device;
     private final String address;
@@ -152,7 +154,9 @@ final class ShmListener implements Listener {
             final byte[] privateData = CmChannel.getBytes(payload);
             return new ShmConnectRequest(device, channel, deviceId, qpNumber, pid, privateData);
         } catch (final IOException | RuntimeException ex) {
-            LOG.log(System.Logger.Level.DEBUG, "dropped a malformed connect request at '" + address + "'", ex);
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("dropped a malformed connect request at '{}'", address, ex);
+            }
             channel.close();
             return null;
         }

@@ -41,6 +41,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.agrona.collections.Int2ObjectHashMap;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * An open RDMA device: the context librdmacm opened for it, a protection domain, a connection-manager event channel
@@ -53,7 +55,7 @@ final class VerbsDevice implements RdmaDevice {
     /** The device to open where {@link DeviceOptions#deviceName()} names none. */
     static final String DEVICE_PROPERTY = "rdma.verbs.device";
 
-    private static final System.Logger LOG = System.getLogger(VerbsDevice.class.getName());
+    private static final Logger LOG = Loggers.getLogger(VerbsDevice.class);
     private static final int RDMA_PS_TCP = 0x106;
     private static final int IBV_QPT_RC = 2;
     private static final int RLIMIT_MEMLOCK = 8;
@@ -207,8 +209,8 @@ final class VerbsDevice implements RdmaDevice {
     /** A completion queue cannot tell a sleeping loop of completions: said once per device. */
     void onWakeupUnavailable(final String why) {
         if (wakeupWarned.compareAndSet(false, true)) {
-            LOG.log(System.Logger.Level.WARNING, name() + ": completions cannot wake a sleeping event loop (" + why
-                + "); a loop whose idle strategy parks finds them when its park ends");
+            LOG.warn("{}: completions cannot wake a sleeping event loop ({}); a loop whose idle strategy parks finds "
+                + "them when its park ends", name(), why);
         }
     }
 
@@ -293,7 +295,7 @@ final class VerbsDevice implements RdmaDevice {
         domains.remove(domain);
         final int rc = (int) VerbsLibrary.plain(lib.deallocPd, domain.pd());
         if (rc != 0) {
-            LOG.log(System.Logger.Level.WARNING, "ibv_dealloc_pd of " + domain + " failed with " + Errno.name(rc));
+            LOG.warn("ibv_dealloc_pd of {} failed with {}", domain, Errno.name(rc));
         }
     }
 
@@ -442,7 +444,7 @@ final class VerbsDevice implements RdmaDevice {
     private void deregister(final VerbsMemoryRegion region) {
         final int rc = (int) VerbsLibrary.plain(lib.deregMr, region.mr());
         if (rc != 0) {
-            LOG.log(System.Logger.Level.WARNING, "ibv_dereg_mr of " + region + " failed with " + Errno.name(rc));
+            LOG.warn("ibv_dereg_mr of {} failed with {}", region, Errno.name(rc));
         }
         regions.remove(region);
         final Int2ObjectHashMap<VerbsMemoryRegion> byLkey = new Int2ObjectHashMap<>(regionsByLkey);
@@ -521,8 +523,7 @@ final class VerbsDevice implements RdmaDevice {
         // waits for the event thread to acknowledge an event of this queue it has read, which it does at once
         final int rc = (int) VerbsLibrary.plain(lib.destroyCq, queue.cq());
         if (rc != 0) {
-            LOG.log(System.Logger.Level.WARNING, "ibv_destroy_cq on " + name() + " failed with " + Errno.name(rc)
-                + " (a queue pair still uses it?)");
+            LOG.warn("ibv_destroy_cq on {} failed with {} (a queue pair still uses it?)", name(), Errno.name(rc));
         }
     }
 
@@ -735,8 +736,9 @@ final class VerbsDevice implements RdmaDevice {
             final MemorySegment capture = NativeCall.captureSegment(call);
             final MemorySegment data = call.allocate(Math.max(1, framed.length));
             MemorySegment.copy(framed, 0, data, JAVA_BYTE, 0, framed.length);
-            if (VerbsLibrary.integer(lib.reject, capture, id, data, (byte) framed.length) != 0) {
-                LOG.log(System.Logger.Level.DEBUG, "rdma_reject failed with " + Errno.name(NativeCall.errno(capture)));
+            if (VerbsLibrary.integer(lib.reject, capture, id, data, (byte) framed.length) != 0
+                && LOG.isDebugEnabled()) {
+                LOG.debug("rdma_reject failed with {}", Errno.name(NativeCall.errno(capture)));
             }
         }
         destroyId(id);
@@ -753,9 +755,8 @@ final class VerbsDevice implements RdmaDevice {
     private void destroyId(final MemorySegment id) {
         try (Arena call = Arena.ofConfined()) {
             final MemorySegment capture = NativeCall.captureSegment(call);
-            if (VerbsLibrary.integer(lib.destroyId, capture, id) != 0) {
-                LOG.log(System.Logger.Level.DEBUG, "rdma_destroy_id failed with "
-                    + Errno.name(NativeCall.errno(capture)));
+            if (VerbsLibrary.integer(lib.destroyId, capture, id) != 0 && LOG.isDebugEnabled()) {
+                LOG.debug("rdma_destroy_id failed with {}", Errno.name(NativeCall.errno(capture)));
             }
         }
     }
@@ -828,9 +829,8 @@ final class VerbsDevice implements RdmaDevice {
     void disconnect(final VerbsQueuePair queuePair) {
         try (Arena call = Arena.ofConfined()) {
             final MemorySegment capture = NativeCall.captureSegment(call);
-            if (VerbsLibrary.integer(lib.disconnect, capture, queuePair.cmId()) != 0) {
-                LOG.log(System.Logger.Level.DEBUG, "rdma_disconnect failed with "
-                    + Errno.name(NativeCall.errno(capture)));
+            if (VerbsLibrary.integer(lib.disconnect, capture, queuePair.cmId()) != 0 && LOG.isDebugEnabled()) {
+                LOG.debug("rdma_disconnect failed with {}", Errno.name(NativeCall.errno(capture)));
             }
         }
     }
@@ -898,8 +898,8 @@ final class VerbsDevice implements RdmaDevice {
 
     void onEventThreadFailure(final Throwable failure) {
         if (!closed.get()) {
-            LOG.log(System.Logger.Level.ERROR, "the connection-manager thread of " + name() + " failed; connection "
-                + "events of this device are no longer seen", failure);
+            LOG.error("the connection-manager thread of {} failed; connection events of this device are no longer "
+                + "seen", name(), failure);
         }
     }
 
@@ -946,8 +946,7 @@ final class VerbsDevice implements RdmaDevice {
         if (completionChannel != null) {
             final int rc = (int) VerbsLibrary.plain(lib.destroyCompChannel, completionChannel);
             if (rc != 0) {
-                LOG.log(System.Logger.Level.WARNING, "ibv_destroy_comp_channel on " + name() + " failed with "
-                    + Errno.name(rc));
+                LOG.warn("ibv_destroy_comp_channel on {} failed with {}", name(), Errno.name(rc));
             }
         }
         arena.close();
