@@ -1,8 +1,8 @@
 package io.rdmareactive.micronaut;
 
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * The exception handler of listeners that have none of their own: it logs each failure at ERROR with the channel and
@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 @Singleton
 public class DefaultRdmaListenerExceptionHandler implements RdmaListenerExceptionHandler {
 
-    private static final Logger LOG = LoggerFactory.getLogger(DefaultRdmaListenerExceptionHandler.class);
+    private static final Logger LOG = Loggers.getLogger(DefaultRdmaListenerExceptionHandler.class);
 
     @Override
     public void handle(final RdmaListenerException exception) {

@@ -13,8 +13,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 
 /**
  * The servers the listeners need, one per server name: bound at startup, closed at shutdown once the streams they
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 @Singleton
 public class RdmaServers {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RdmaServers.class);
+    private static final Logger LOG = Loggers.getLogger(RdmaServers.class);
 
     private final BeanContext beans;
     private final RdmaConfiguration rdma;

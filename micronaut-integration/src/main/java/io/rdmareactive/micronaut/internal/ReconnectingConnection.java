@@ -9,11 +9,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.Logger;
+import reactor.util.Loggers;
 import reactor.util.retry.Retry;
 import org.reactivestreams.Publisher;
 
@@ -30,7 +30,7 @@ import org.reactivestreams.Publisher;
  */
 public final class ReconnectingConnection {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ReconnectingConnection.class);
+    private static final Logger LOG = Loggers.getLogger(ReconnectingConnection.class);
 
     private final RdmaClientConfiguration config;
     private final RdmaClient client;

@@ -24,7 +24,7 @@ class ModuleDependenciesTest {
         classes().that().resideInAPackage("io.rdmareactive.micronaut..")
             .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.rdmareactive",
                 "io.rdmareactive.codec..", "io.rdmareactive.micronaut..", "org.agrona..", "reactor..",
-                "org.reactivestreams..", "io.micronaut..", "jakarta..", "io.micrometer..", "org.slf4j..")
+                "org.reactivestreams..", "io.micronaut..", "jakarta..", "io.micrometer..")
             .because("core's SPI, providers and internals may change under any module above it")
             .check(production);
     }
@@ -43,6 +43,15 @@ class ModuleDependenciesTest {
             .should().dependOnClassesThat().resideInAnyPackage("io.micronaut.management..", "io.micrometer..",
                 "io.micronaut.configuration.metrics..")
             .because("an application without micronaut-management or Micrometer must still load them")
+            .check(production);
+    }
+
+    @Test
+    void itLogsThroughReactorsLoggersOnly() {
+        noClasses().that().resideInAPackage("io.rdmareactive.micronaut..")
+            .should().dependOnClassesThat().resideInAnyPackage("java.util.logging..", "org.slf4j..")
+            .orShould().dependOnClassesThat().belongToAnyOf(System.Logger.class, System.LoggerFinder.class)
+            .because("every module logs through Reactor's Loggers, which use the application's SLF4J binding")
             .check(production);
     }
 }
