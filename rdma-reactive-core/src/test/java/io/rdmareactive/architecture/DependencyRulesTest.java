@@ -282,4 +282,38 @@ class DependencyRulesTest {
         assertThat(examined).as("public classes of the API examined").isGreaterThan(10);
         assertThat(leaks).as("public API members that expose internals").isEmpty();
     }
+
+    static final ArchRule LOGGING_GOES_THROUGH_REACTOR = noClasses().that().resideInAPackage("io.rdmareactive..")
+        .should().dependOnClassesThat().resideInAnyPackage("java.util.logging..", "org.slf4j..")
+        .orShould().dependOnClassesThat().belongToAnyOf(System.Logger.class, System.LoggerFinder.class)
+        .because("every module logs through Reactor's Loggers, which use SLF4J when the application has it and the "
+            + "console (or java.util.logging) otherwise: one format, one configuration");
+
+    @Test
+    void everythingLogsThroughReactorsLoggers() {
+        LOGGING_GOES_THROUGH_REACTOR.check(production);
+    }
+
+    @Test
+    void theLoggingRuleCatchesALoggerAroundReactor() {
+        final var result = LOGGING_GOES_THROUGH_REACTOR
+            .evaluate(new ClassFileImporter().importClasses(LogsAroundReactor.class));
+        assertThat(result.hasViolation()).isTrue();
+        assertThat(result.getFailureReport().toString()).contains("java.util.logging.Logger")
+            .contains("java.lang.System$Logger");
+    }
+
+    /** A deliberate violation, for the test that proves the logging rule bites: loggers other than Reactor's. */
+    static final class LogsAroundReactor {
+        private static final java.util.logging.Logger JUL = java.util.logging.Logger.getLogger("fixture");
+        private static final System.Logger SYSTEM = System.getLogger("fixture");
+
+        private LogsAroundReactor() {
+        }
+
+        static void log() {
+            JUL.warning("through java.util.logging");
+            SYSTEM.log(System.Logger.Level.WARNING, "through System.Logger");
+        }
+    }
 }
