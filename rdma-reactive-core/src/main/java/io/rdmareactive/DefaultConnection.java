@@ -450,6 +450,9 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
 
     /** Opens a free stream of this side for {@code opener}, or queues it (loop). */
     void openOnLoop(final StreamKind kind, final Opener opener) {
+        if (opener.isCancelled()) {
+            return; // cancelled before the loop came to it: nothing to open, nobody to tell
+        }
         if (released || protocol.isTerminated()) {
             opener.refused(connectionFailed(protocol.error() != null ? protocol.error() : "the connection was closed"));
             return;
@@ -462,6 +465,10 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
                     return;
                 }
             }
+        }
+        if (waiting.size() >= MAX_WAITING_REQUESTS) {
+            // cancelled requests wait to be skipped; they must not make a live one look like one too many
+            waiting.removeIf(request -> request.opener().isCancelled());
         }
         if (waiting.size() >= MAX_WAITING_REQUESTS) {
             opener.refused(busy());

@@ -138,7 +138,10 @@ final class StreamOpen extends Mono<StreamChannel> {
             int current;
             do {
                 current = (int) STATE.getVolatile(this);
-                if ((current & (CANCELLED | DONE)) != 0) {
+                if ((current & CANCELLED) != 0) {
+                    return; // the subscriber gave the call up: a refusal is owed to nobody
+                }
+                if ((current & DONE) != 0) {
                     Operators.onErrorDropped(error, actual.currentContext());
                     return;
                 }

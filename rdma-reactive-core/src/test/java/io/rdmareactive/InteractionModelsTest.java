@@ -65,15 +65,69 @@ class InteractionModelsTest {
         for (int i = 0; i < 20; i++) { // more calls than streams: each must find a stream that came back
             final int call = i;
             assertThat(connection.requestResponse("after " + i, Codecs.UTF8_STRING, Codecs.UTF8_STRING)
-                // the burst of cancelled calls may still fill the loop's queue: a refusal says wait and try again
-                .retryWhen(reactor.util.retry.Retry.fixedDelay(1_000, Duration.ofMillis(10))
-                    .filter(error -> error instanceof RdmaStreamsBusyException))
                 .timeout(ShmTestSupport.BOUND)
                 .onErrorMap(error -> new AssertionError("call " + call + " after the cancelled ones failed; "
                     + ((DefaultConnection) connection).describeStreams(), error))
                 .block()).isEqualTo("AFTER " + i);
         }
         assertThat(connection.isDisposed()).isFalse();
+    }
+
+    /**
+     * While every stream is busy, calls wait in a queue of {@link DefaultConnection#MAX_WAITING_REQUESTS}; a full queue
+     * of calls that were then cancelled must not refuse the next live call as one too many, and the cancelled ones
+     * are owed nothing: no refusal of theirs reaches Reactor's dropped-error hook (which logs each at ERROR).
+     */
+    @Test
+    void callsCancelledWhileEveryStreamIsBusyNeitherCrowdOutTheNextNorReportDroppedErrors() {
+        final List<Throwable> dropped = new java.util.concurrent.CopyOnWriteArrayList<>();
+        reactor.core.publisher.Hooks.onErrorDropped(dropped::add);
+        final List<reactor.core.Disposable> holding = new java.util.ArrayList<>();
+        final DefaultConnection internals = (DefaultConnection) connection;
+        try {
+            // every stream held by a channel whose input never ends; the channels beyond them wait
+            final List<Throwable> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+            for (int i = 0; i < 32; i++) {
+                holding.add(connection.requestChannel(Flux.<String>never(), Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                    .subscribe(null, refused::add));
+            }
+            final int[] waiting = {-1};
+            org.awaitility.Awaitility.await().atMost(ShmTestSupport.BOUND).untilAsserted(() -> {
+                final int now = waitingRequests(internals);
+                final boolean settled = now > 0 && now == waiting[0];
+                waiting[0] = now;
+                assertThat(settled).as("the requests waiting settled: %s", internals.describeStreams()).isTrue();
+            });
+            final List<reactor.core.Disposable> cancelled = new java.util.ArrayList<>();
+            for (int i = waiting[0]; i < DefaultConnection.MAX_WAITING_REQUESTS; i++) {
+                cancelled.add(connection.requestStream("1", Codecs.UTF8_STRING, Codecs.UTF8_STRING)
+                    .subscribe(null, refused::add));
+            }
+            org.awaitility.Awaitility.await().atMost(ShmTestSupport.BOUND).untilAsserted(() ->
+                assertThat(waitingRequests(internals)).as(internals.describeStreams())
+                    .isEqualTo(DefaultConnection.MAX_WAITING_REQUESTS));
+            cancelled.forEach(reactor.core.Disposable::dispose); // a full queue of cancelled calls
+
+            final reactor.core.publisher.Mono<List<String>> live = connection.requestStream("1", Codecs.UTF8_STRING,
+                Codecs.UTF8_STRING).collectList().cache();
+            live.subscribe(null, refused::add);
+            org.awaitility.Awaitility.await().atMost(ShmTestSupport.BOUND).until(() ->
+                !refused.isEmpty() || waitingRequests(internals) < DefaultConnection.MAX_WAITING_REQUESTS);
+            assertThat(refused).as("calls refused while the queue held cancelled ones; %s",
+                internals.describeStreams()).isEmpty();
+            holding.forEach(reactor.core.Disposable::dispose); // the streams come back
+            assertThat(live.block(ShmTestSupport.BOUND)).containsExactly("item 1");
+            assertThat(dropped).as("errors dropped after their subscriber had gone").isEmpty();
+        } finally {
+            holding.forEach(reactor.core.Disposable::dispose);
+            reactor.core.publisher.Hooks.resetOnErrorDropped();
+        }
+    }
+
+    private static int waitingRequests(final DefaultConnection connection) {
+        final java.util.regex.Matcher waiting = java.util.regex.Pattern.compile("(\\d+) requests waiting for a stream")
+            .matcher(connection.describeStreams());
+        return waiting.find() ? Integer.parseInt(waiting.group(1)) : -1;
     }
 
     /**
