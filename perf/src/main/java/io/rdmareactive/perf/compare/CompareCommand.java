@@ -1,5 +1,6 @@
 package io.rdmareactive.perf.compare;
 
+import io.rdmareactive.internal.driver.Durations;
 import io.rdmareactive.perf.compare.transport.Idle;
 import io.rdmareactive.perf.compare.transport.VerbsNodes;
 import java.io.PrintStream;
@@ -373,30 +374,15 @@ public final class CompareCommand implements Callable<Integer> {
         return large.isEmpty() && asked ? List.of(64 << 10, 1 << 20) : large;
     }
 
-    /** Parses 500ms, 2s, 1.5s, 1m, or an ISO-8601 duration (PT2S). */
+    /** Reads a time as every rdma-reactive setting does: {@link Durations} (500ms, 1.5s, 2m, PT2S). */
     static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(final String value) {
-            final String text = value.trim().toLowerCase(Locale.ROOT);
             try {
-                if (text.startsWith("pt")) {
-                    return Duration.parse(text.toUpperCase(Locale.ROOT));
-                }
-                if (text.endsWith("ms")) {
-                    return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
-                }
-                if (text.endsWith("s")) {
-                    return Duration.ofMillis(Math.round(Double.parseDouble(text.substring(0, text.length() - 1))
-                        * 1000));
-                }
-                if (text.endsWith("m")) {
-                    return Duration.ofSeconds(Math.round(Double.parseDouble(text.substring(0, text.length() - 1))
-                        * 60));
-                }
-            } catch (final RuntimeException ex) {
-                throw new CommandLine.TypeConversionException("'" + value + "' is not a time: use e.g. 500ms, 2s, 1m");
+                return Durations.parse(value);
+            } catch (final IllegalArgumentException ex) {
+                throw new CommandLine.TypeConversionException(ex.getMessage());
             }
-            throw new CommandLine.TypeConversionException("'" + value + "' has no unit: use e.g. 500ms, 2s, 1m");
         }
     }
 

@@ -9,10 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 
@@ -29,16 +27,18 @@ import org.agrona.concurrent.status.CountersReader;
  * {@code label = value}, after a comment line that starts with {@code #}; that line says {@code (gone)} after the
  * process id when the driver's process is gone (it does not run here and no one holds the file's liveness lock): the
  * values are the last it wrote, and the next runtime started in that directory removes the file. With {@code --watch}
- * it prints again every period (default one second) until the driver's process is gone or the tool is stopped.
+ * it prints again every period (default one second, at least a millisecond, written as {@link Durations} reads it)
+ * until the driver's process is gone or the tool is stopped.
  *
  * <p>Exit status: 0 after printing, 1 for wrong arguments, 2 if the file cannot be read or is not a counters file.
  */
 public final class CountersReaderTool {
 
     static final String USAGE = "usage: CountersReaderTool [--watch[=<period>]] <counters file>  "
-        + "(period: a whole number of ms or s, default 1s)";
+        + "(period: at least 1ms, e.g. 500ms or 2s, default 1s)";
 
-    private static final Pattern WATCH = Pattern.compile("--watch(?:=([0-9]{1,9})(ms|s))?");
+    private static final Duration DEFAULT_PERIOD = Duration.ofSeconds(1);
+    private static final Duration MIN_PERIOD = Duration.ofMillis(1);
 
     private CountersReaderTool() {
     }
@@ -62,14 +62,18 @@ public final class CountersReaderTool {
      * @return the exit status
      */
     static int run(final String[] args, final PrintStream out, final PrintStream err) {
-        long periodMillis = -1;
+        Duration period = null;
         Path file = null;
         for (final String arg : args) {
-            final Matcher watch = WATCH.matcher(arg);
-            if (watch.matches()) {
-                periodMillis = watch.group(1) == null ? 1_000
-                    : Long.parseLong(watch.group(1)) * ("s".equals(watch.group(2)) ? 1_000 : 1);
-                if (periodMillis < 1) {
+            if (arg.equals("--watch") || arg.startsWith("--watch=")) {
+                try {
+                    period = arg.equals("--watch") ? DEFAULT_PERIOD
+                        : Durations.parse(arg.substring("--watch=".length()));
+                } catch (final IllegalArgumentException ex) {
+                    err.println("the watch period " + ex.getMessage() + "; " + USAGE);
+                    return 1;
+                }
+                if (period.compareTo(MIN_PERIOD) < 0) {
                     err.println("the watch period must be at least 1ms; " + USAGE);
                     return 1;
                 }
@@ -111,10 +115,10 @@ public final class CountersReaderTool {
                 reader.forEach((final long value, final int id, final String label) ->
                     out.println(label + " = " + value));
                 out.flush();
-                if (periodMillis < 0 || !alive) {
+                if (period == null || !alive) {
                     return 0;
                 }
-                TimeUnit.MILLISECONDS.sleep(periodMillis);
+                Thread.sleep(period);
             }
         } catch (final NoSuchFileException ex) {
             err.println("cannot read " + file + ": no such file");

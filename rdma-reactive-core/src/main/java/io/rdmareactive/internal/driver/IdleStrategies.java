@@ -1,11 +1,11 @@
 package io.rdmareactive.internal.driver;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -34,9 +34,9 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  *   <tr><td>{@code sleeping:<duration>}</td><td>{@link SleepingMillisIdleStrategy} for a whole number of
  *       milliseconds, {@link SleepingIdleStrategy} (park for nanoseconds) otherwise</td></tr>
  * </table>
- * A duration is a whole number with a unit: {@code ns}, {@code us} (or {@code µs}), {@code ms} or {@code s}; park
- * and sleep periods lie between 1&nbsp;ns and 1&nbsp;s (a driver that sleeps longer than that makes every connect
- * wait for it, which is a mistake rather than a setting).
+ * A duration is written as {@link Durations} reads it ({@code 50ns}, {@code 1us}, {@code 1.5ms}, {@code PT0.001S});
+ * park and sleep periods lie between 1&nbsp;ns and 1&nbsp;s (a driver that sleeps longer than that makes every
+ * connect wait for it, which is a mistake rather than a setting).
  *
  * <p>Each {@link #parse(String)} returns a new instance: {@link BackoffIdleStrategy} keeps state, so every driver
  * thread needs its own; {@link #supplier(String)} checks the form once and makes instances on demand.
@@ -64,12 +64,13 @@ public final class IdleStrategies {
     /** The longest park or sleep period accepted, in nanoseconds: one second. */
     public static final long MAX_PERIOD_NS = 1_000_000_000L;
 
+    private static final Duration MAX_PERIOD = Duration.ofNanos(MAX_PERIOD_NS);
+
     static final String VALID_FORMS = "busy-spin | no-op | yielding | backoff | "
         + "backoff:maxSpins=<n>,maxYields=<n>,minPark=<duration>,maxPark=<duration> (any of the four) | sleeping | "
-        + "sleeping:<duration>; a duration is a whole number with a unit, ns, us, ms or s, from 1ns to 1s "
+        + "sleeping:<duration>; a duration is a number and a unit, ns, us, ms or s, from 1ns to 1s "
         + "(e.g. backoff:maxSpins=10,maxYields=5,minPark=1us,maxPark=1ms or sleeping:1ms)";
 
-    private static final Pattern DURATION = Pattern.compile("([0-9]{1,19})(ns|us|µs|ms|s)");
     private static final Pattern COUNT = Pattern.compile("[0-9]{1,10}");
 
     private IdleStrategies() {
@@ -251,26 +252,16 @@ public final class IdleStrategies {
     }
 
     private static long duration(final String spec, final String what, final String value) {
-        final Matcher matcher = DURATION.matcher(value.toLowerCase(Locale.ROOT));
-        if (!matcher.matches()) {
-            throw invalid(spec, what + " must be a whole number with a unit (ns, us, ms or s), not '" + value + "'");
-        }
-        final long amount;
+        final Duration duration;
         try {
-            amount = Long.parseLong(matcher.group(1));
-        } catch (final NumberFormatException ex) {
-            throw invalid(spec, what + " '" + value + "' is out of range");
+            duration = Durations.parse(value);
+        } catch (final IllegalArgumentException ex) {
+            throw invalid(spec, what + " " + ex.getMessage());
         }
-        final long unit = switch (matcher.group(2)) {
-            case "ns" -> 1L;
-            case "us", "µs" -> 1_000L;
-            case "ms" -> 1_000_000L;
-            default -> 1_000_000_000L;
-        };
-        if (amount < 1 || amount > MAX_PERIOD_NS / unit) {
+        if (duration.isZero() || duration.compareTo(MAX_PERIOD) > 0) {
             throw invalid(spec, what + " '" + value + "' is outside 1ns to 1s");
         }
-        return amount * unit;
+        return duration.toNanos();
     }
 
     private static IllegalArgumentException invalid(final String spec, final String problem) {

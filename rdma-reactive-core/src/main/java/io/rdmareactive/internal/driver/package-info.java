@@ -28,7 +28,9 @@
  * {@code yielding}, {@code backoff[:...]}, {@code sleeping[:...]}, {@code no-op}) into Agrona idle strategies and
  * documents the default: busy-spin with 4 or more available processors, backoff below that, because spinning threads
  * on a 2-core machine were measured to starve each other (8&nbsp;ms p50 against 27–30&nbsp;µs).
- * Tests always back off.
+ * Tests always back off. Their periods, like every length of time in a setting or a tool (the counters tool's watch
+ * period, the perf comparison's options), are written as {@link io.rdmareactive.internal.driver.Durations} reads
+ * them.
  *
  * <h2>Counters</h2>
  * {@link io.rdmareactive.internal.driver.DriverCounters} keeps Agrona counters (messages and bytes each way,

@@ -2,7 +2,10 @@ package io.rdmareactive.internal.driver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -62,5 +65,24 @@ class CountersReaderToolTest {
                 child.destroyForcibly();
             }
         }
+    }
+
+    @Test
+    void theWatchPeriodIsADurationOfAtLeastAMillisecond() {
+        assertThat(watchError("--watch=10")).contains("the watch period '10' is not a duration: it has no unit")
+            .contains("usage: CountersReaderTool");
+        assertThat(watchError("--watch=")).contains("the watch period '' is not a duration");
+        assertThat(watchError("--watch=500us")).contains("the watch period must be at least 1ms");
+        assertThat(watchError("--watch=0s")).contains("the watch period must be at least 1ms");
+    }
+
+    /** @return what the tool printed to standard error for a bad watch period, after checking it exited with 1 */
+    private String watchError(final String watch) {
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final int status = CountersReaderTool.run(new String[] {watch, directory.resolve("x.counters").toString()},
+            new PrintStream(OutputStream.nullOutputStream()),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(status).as(watch).isEqualTo(1);
+        return err.toString(StandardCharsets.UTF_8);
     }
 }

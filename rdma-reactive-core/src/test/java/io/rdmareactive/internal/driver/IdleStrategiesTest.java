@@ -60,6 +60,10 @@ class IdleStrategiesTest {
         assertThat(IdleStrategies.parse("sleeping:100us")).isInstanceOf(SleepingIdleStrategy.class)
             .hasToString(new SleepingIdleStrategy(100_000).toString());
         assertThat(IdleStrategies.parse("sleeping:1500us")).isInstanceOf(SleepingIdleStrategy.class);
+        assertThat(IdleStrategies.parse("sleeping:0.5ms")).isInstanceOf(SleepingIdleStrategy.class)
+            .hasToString(new SleepingIdleStrategy(500_000).toString());
+        assertThat(IdleStrategies.parse("sleeping:PT0.002S")).isInstanceOf(SleepingMillisIdleStrategy.class)
+            .hasToString(new SleepingMillisIdleStrategy(2).toString());
     }
 
     @Test
@@ -100,7 +104,7 @@ class IdleStrategiesTest {
         assertThatIllegalArgumentException().isThrownBy(() -> IdleStrategies.parse("backoff:minPark=2ms,maxPark=1ms"))
             .withMessageContaining("minPark (2000000 ns) is longer than maxPark (1000000 ns)");
         assertThatIllegalArgumentException().isThrownBy(() -> IdleStrategies.parse("sleeping:10"))
-            .withMessageContaining("the sleep period must be a whole number with a unit");
+            .withMessageContaining("the sleep period '10' is not a duration: it has no unit");
         assertThatIllegalArgumentException().isThrownBy(() -> IdleStrategies.supplier("backoff:maxSpins=x"))
             .withMessageContaining("maxSpins must be a whole number");
     }
