@@ -92,7 +92,7 @@ final class AeronRingLink implements RingLink {
                 publications[rank] = aeron.addExclusivePublication(channel, firstStream + rank);
             }
             final long deadline = System.nanoTime() + patience.toNanos();
-            final IdleStrategy waiting = Idle.SLEEPING.newStrategy();
+            final IdleStrategy waiting = Idle.WAITING.newStrategy();
             for (final ExclusivePublication publication : publications) {
                 while (!publication.isConnected()) {
                     if (System.nanoTime() - deadline > 0) {

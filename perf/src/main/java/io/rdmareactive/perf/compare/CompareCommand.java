@@ -76,8 +76,10 @@ public final class CompareCommand implements Callable<Integer> {
     Duration duration;
 
     @Option(names = "--idle", paramLabel = "STRATEGY", converter = IdleConverter.class,
-        description = "Idle strategy of every polling thread, ours and Aeron's driver: busy-spin, yielding, backoff, "
-            + "sleeping (default: ${DEFAULT-VALUE}; busy-spin starves a 2-core machine)", defaultValue = "yielding")
+        description = "Idle strategy of every polling thread, ours, Aeron's driver and rdma-reactive's event loops, "
+            + "in rdma-reactive's forms: busy-spin, yielding, backoff[:maxSpins=N,maxYields=N,minPark=T,maxPark=T], "
+            + "sleeping[:T], no-op (default: ${DEFAULT-VALUE}; busy-spin starves a 2-core machine)",
+        defaultValue = "yielding")
     Idle idle;
 
     @Option(names = "--fixed-rate", paramLabel = "PER_SECOND",
@@ -386,7 +388,7 @@ public final class CompareCommand implements Callable<Integer> {
         }
     }
 
-    /** Parses an idle strategy's name. */
+    /** Reads an idle strategy as rdma-reactive does ({@link Idle#parse}). */
     static final class IdleConverter implements CommandLine.ITypeConverter<Idle> {
         @Override
         public Idle convert(final String value) {

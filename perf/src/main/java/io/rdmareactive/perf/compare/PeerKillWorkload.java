@@ -180,7 +180,7 @@ final class PeerKillWorkload {
         final String kind = transport instanceof ReactiveTransport ? "flux"
             : transport instanceof AeronTransport aeron ? (aeron.udp() ? "aeron-udp" : "aeron-ipc") : "tcp";
         final List<String> arguments = new ArrayList<>(List.of(kind, String.valueOf(peer), String.valueOf(peers),
-            String.valueOf(size), settings.idle().label()));
+            String.valueOf(size), settings.idle().spec()));
         if (transport instanceof ReactiveTransport api) {
             final VerbsNodes verbs = api.verbsNodes();
             arguments.addAll(List.of(api.provider(), api.directory() == null ? "-" : api.directory().toString(),

@@ -55,7 +55,7 @@ final class ServerProcess implements AutoCloseable {
             command.add("-Drdma.verbs.device=" + transport.verbsNodes().serverDevice());
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ServerProcessMain.class.getName(),
-            transport.provider(), transport.idle().label(),
+            transport.provider(), transport.idle().spec(),
             transport.directory() == null ? "-" : transport.directory().toString(),
             transport.verbsAddress() == null ? "-" : transport.verbsAddress(), regionAddress,
             String.valueOf(layout.span())));

@@ -68,7 +68,7 @@ record Settings(List<String> transports, Set<String> workloads, List<Integer> pi
         map.put("multiStreamSizes", multiStreamSizes);
         map.put("warmUpSeconds", warmUp.toMillis() / 1000.0);
         map.put("durationSeconds", duration.toMillis() / 1000.0);
-        map.put("idleStrategy", idle.label());
+        map.put("idleStrategy", idle.spec());
         map.put("fixedRatePerSecond", fixedRate);
         map.put("consumerRatePerSecond", consumerRate);
         map.put("backpressureSize", backpressureSize);

@@ -53,11 +53,11 @@ public class FluxRequestResponseBenchmarks {
             : Path.of(System.getProperty("java.io.tmpdir")), "rdma-reactive-jmh-");
         final String address = "jmh-rr-" + ProcessHandle.current().pid() + "-" + SERVERS.incrementAndGet();
         server = RdmaServer.create().provider("shm").address(address).directory(directory)
-            .idleStrategy(Idle.YIELDING.label())
+            .idleStrategy(Idle.YIELDING.spec())
             .handleStreams((kind, in, out) -> out.send(in.receive(Codecs.BYTE_ARRAY).next(), Codecs.BYTE_ARRAY))
             .bind().block(TIMEOUT);
         connection = RdmaClient.create().provider("shm").address(address).directory(directory)
-            .idleStrategy(Idle.YIELDING.label()).connect().block(TIMEOUT);
+            .idleStrategy(Idle.YIELDING.spec()).connect().block(TIMEOUT);
     }
 
     @TearDown(Level.Trial)

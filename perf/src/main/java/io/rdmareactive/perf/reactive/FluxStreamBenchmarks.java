@@ -73,7 +73,7 @@ public class FluxStreamBenchmarks {
         final int maxLength = Math.max(size, 4096);
         final int expected = size;
         server = RdmaServer.create().provider("shm").address(address).directory(directory)
-            .idleStrategy(Idle.YIELDING.label()).maxMessageLength(maxLength)
+            .idleStrategy(Idle.YIELDING.spec()).maxMessageLength(maxLength)
             .handle((in, out) -> in.receiveViews()
                 .doOnNext(view -> {
                     if (view.capacity() != expected) {
@@ -85,7 +85,7 @@ public class FluxStreamBenchmarks {
                 .then())
             .bind().block(TIMEOUT);
         connection = RdmaClient.create().provider("shm").address(address).directory(directory)
-            .idleStrategy(Idle.YIELDING.label()).maxMessageLength(maxLength)
+            .idleStrategy(Idle.YIELDING.spec()).maxMessageLength(maxLength)
             .connect().block(TIMEOUT);
         final DirectBuffer message = new UnsafeBuffer(new byte[size]);
         final Flux<DirectBuffer> source = Flux.generate(sink -> sink.next(message));

@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -78,6 +79,13 @@ class CompareCommandTest {
     }
 
     @Test
+    void theIdleStrategyTakesTheLibrarysParameters() {
+        assertThat(parse("--idle=Backoff:maxSpins=10,maxYields=20,minPark=1us,maxPark=100us").idle().newStrategy())
+            .hasToString(new BackoffIdleStrategy(10, 20, 1_000, 100_000).toString());
+        assertThat(parse("--idle=sleeping:100us").idle().spec()).isEqualTo("sleeping:100us");
+    }
+
+    @Test
     void durationsAreReadAsTheLibraryReadsThem() {
         final CompareCommand.DurationConverter converter = new CompareCommand.DurationConverter();
         assertThat(converter.convert("250ms")).isEqualTo(Duration.ofMillis(250));
@@ -96,7 +104,8 @@ class CompareCommandTest {
             .hasMessageContaining("aeron-udp");
         assertThatThrownBy(() -> parse("--workloads=soak")).hasMessageContaining("unknown workload 'soak'");
         assertThatThrownBy(() -> parse("--sizes=4")).hasMessageContaining("8 bytes");
-        assertThatThrownBy(() -> parse("--idle=napping")).hasMessageContaining("busy-spin, yielding, backoff");
+        assertThatThrownBy(() -> parse("--idle=napping")).hasMessageContaining("unknown idle strategy 'napping'")
+            .hasMessageContaining("busy-spin | no-op | yielding | backoff");
         assertThatThrownBy(() -> parse("--duration=0s")).hasMessageContaining("--duration must be positive");
         assertThatThrownBy(() -> parse("--workloads=soak")).hasMessageContaining("request-response, connections, "
             + "memcpy");

@@ -120,7 +120,7 @@ public final class AeronTransport implements Transport {
     }
 
     private void awaitConnected(final List<Publication> publications) {
-        final IdleStrategy waiting = Idle.SLEEPING.newStrategy();
+        final IdleStrategy waiting = Idle.WAITING.newStrategy();
         final long deadline = System.nanoTime() + 10_000_000_000L;
         for (final Publication publication : publications) {
             while (!publication.isConnected()) {

@@ -1,59 +1,50 @@
 package io.rdmareactive.perf.compare.transport;
 
+import io.rdmareactive.internal.driver.IdleStrategies;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SleepingIdleStrategy;
-import org.agrona.concurrent.YieldingIdleStrategy;
 
-/** The idle strategy every polling thread of the run uses: the comparison's own, Aeron's driver, rdma-reactive's. */
-public enum Idle {
-    /** Never gives the core away: lowest latency when there are more cores than polling threads. */
-    BUSY_SPIN("busy-spin"),
+/**
+ * The idle strategy every polling thread of the run uses: the comparison's own, Aeron's driver, rdma-reactive's event
+ * loops. It is written in rdma-reactive's grammar ({@link IdleStrategies}: {@code busy-spin}, {@code yielding},
+ * {@code backoff[:maxSpins=,maxYields=,minPark=,maxPark=]}, {@code sleeping[:<duration>]}, {@code no-op}) and read by
+ * rdma-reactive's parser for every transport, so one name is the same Agrona strategy with the same parameters for
+ * Aeron, the raw SPI loops and the reactive runtimes.
+ *
+ * @param spec the strategy as configured, blanks around it dropped and in lower case
+ */
+public record Idle(String spec) {
+
     /** Yields the core to any runnable thread between polls: sane on a 2-core machine. */
-    YIELDING("yielding"),
-    /** Spins, then yields, then parks from 1 us up to 100 us. */
-    BACKOFF("backoff"),
-    /** Parks 100 us between empty polls. */
-    SLEEPING("sleeping");
+    public static final Idle YIELDING = parse("yielding");
+    /** Agrona's backoff defaults: 10 spins, 5 yields, then parks from 1 us doubling up to 1 ms. */
+    public static final Idle BACKOFF = parse("backoff");
+    /** Never gives the core away: lowest latency when there are more cores than polling threads. */
+    public static final Idle BUSY_SPIN = parse("busy-spin");
+    /** Not a run's strategy: how setup waits (for a publication to connect) sleep between looks, 100 us. */
+    public static final Idle WAITING = parse("sleeping:100us");
 
-    private final String label;
-
-    Idle(final String label) {
-        this.label = label;
+    /** @throws IllegalArgumentException if the form or a parameter is not valid; the message lists the valid forms */
+    public Idle {
+        IdleStrategies.parse(spec);
     }
 
-    /** @return the option's spelling, which is also rdma-reactive's name for the strategy */
-    public String label() {
-        return label;
+    /**
+     * @param value one of {@link IdleStrategies}' forms, in any case
+     * @return the strategy
+     * @throws IllegalArgumentException if the form or a parameter is not valid; the message lists the valid forms
+     */
+    public static Idle parse(final String value) {
+        return new Idle(value.strip().toLowerCase(Locale.ROOT));
     }
 
     /** @return a new Agrona strategy of this kind (strategies hold per-thread state) */
     public IdleStrategy newStrategy() {
-        return switch (this) {
-            case BUSY_SPIN -> new BusySpinIdleStrategy();
-            case YIELDING -> new YieldingIdleStrategy();
-            case BACKOFF -> new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
-                TimeUnit.MICROSECONDS.toNanos(100));
-            case SLEEPING -> new SleepingIdleStrategy(TimeUnit.MICROSECONDS.toNanos(100));
-        };
-    }
-
-    /** @return the strategy for an option's value: busy-spin, yielding, backoff or sleeping */
-    public static Idle parse(final String value) {
-        for (final Idle idle : values()) {
-            if (idle.label.equals(value.toLowerCase(Locale.ROOT))) {
-                return idle;
-            }
-        }
-        throw new IllegalArgumentException("unknown idle strategy '" + value
-            + "': use busy-spin, yielding, backoff or sleeping");
+        return IdleStrategies.parse(spec);
     }
 
     @Override
     public String toString() {
-        return label;
+        return spec;
     }
 }

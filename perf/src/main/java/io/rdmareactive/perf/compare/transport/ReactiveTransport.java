@@ -84,7 +84,7 @@ public final class ReactiveTransport implements Transport {
     }
 
     private RdmaRuntime runtime(final String device) {
-        return RdmaRuntime.builder().provider(provider).device(device).idleStrategy(idle.label()).build();
+        return RdmaRuntime.builder().provider(provider).device(device).idleStrategy(idle.spec()).build();
     }
 
     @Override
@@ -167,7 +167,7 @@ public final class ReactiveTransport implements Transport {
      *     they are by default
      */
     public RdmaServer serving(final String where) {
-        final RdmaServer server = RdmaServer.create().provider(provider).address(where).idleStrategy(idle.label());
+        final RdmaServer server = RdmaServer.create().provider(provider).address(where).idleStrategy(idle.spec());
         if (verbs == null) {
             return server.directory(directory);
         }
@@ -180,7 +180,7 @@ public final class ReactiveTransport implements Transport {
      *     the runtime of the device the route to {@code where} leaves through (the other node's)
      */
     public RdmaClient connecting(final String where) {
-        final RdmaClient client = RdmaClient.create().provider(provider).address(where).idleStrategy(idle.label());
+        final RdmaClient client = RdmaClient.create().provider(provider).address(where).idleStrategy(idle.spec());
         if (verbs == null) {
             return client.directory(directory);
         }

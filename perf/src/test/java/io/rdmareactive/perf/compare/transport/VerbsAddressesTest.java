@@ -21,12 +21,4 @@ class VerbsAddressesTest {
         assertThatThrownBy(() -> VerbsAddresses.next("10.0.2.15")).isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("IP:PORT");
     }
-
-    @Test
-    void idleStrategiesAreNamedAsRdmaReactiveNamesThem() {
-        assertThat(Idle.parse("busy-spin")).isEqualTo(Idle.BUSY_SPIN);
-        assertThat(Idle.parse("Yielding").label()).isEqualTo("yielding");
-        assertThat(Idle.BACKOFF.newStrategy()).isNotSameAs(Idle.BACKOFF.newStrategy());
-        assertThatThrownBy(() -> Idle.parse("nap")).hasMessageContaining("busy-spin, yielding, backoff or sleeping");
-    }
 }
