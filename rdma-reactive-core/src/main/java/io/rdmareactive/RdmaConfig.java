@@ -33,9 +33,11 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
                   Duration connectTimeout, Duration requestTimeout, CodecRegistry codecs, int maxConnections,
                   int maxPendingHandshakes, long maxRegisteredBytes, byte[] secret, RdmaRuntime runtime) {
 
-    static final RdmaConfig DEFAULTS = new RdmaConfig("auto", null, null, 16, 64 * 1024, 16 * 1024 * 1024,
-        Duration.ofSeconds(1), Duration.ofSeconds(5), 256, defaultIdle(), Duration.ofSeconds(10), Duration.ofSeconds(30),
-        CodecRegistry.defaults(), 1024, 64, 0, null, null);
+    /** The builders' defaults; the protocol's settings (rings, message length, liveness) are the protocol's own. */
+    static final RdmaConfig DEFAULTS = new RdmaConfig("auto", null, null, ProtocolOptions.DEFAULTS.maxStreams(),
+        ProtocolOptions.DEFAULTS.ringCapacity(), ProtocolOptions.DEFAULTS.maxMessageLength(),
+        ProtocolOptions.DEFAULTS.keepaliveInterval(), ProtocolOptions.DEFAULTS.livenessTimeout(), 256, defaultIdle(),
+        Duration.ofSeconds(10), Duration.ofSeconds(30), CodecRegistry.defaults(), 1024, 64, 0, null, null);
 
     RdmaConfig {
         Objects.requireNonNull(provider, "provider");

@@ -14,7 +14,10 @@ import java.time.Duration;
 public record ProtocolOptions(int maxStreams, int ringCapacity, int maxMessageLength, Duration keepaliveInterval,
                               Duration livenessTimeout) {
 
-    /** The default, as the API's: 16 streams of 64 KiB rings, 16 MiB messages, keepalive every 1 s, dead after 5 s. */
+    /**
+     * The defaults, the API's too ({@code RdmaConfig} takes them from here): 16 streams of 64 KiB rings, 16 MiB
+     * messages, keepalive every 1 s, dead after 5 s.
+     */
     public static final ProtocolOptions DEFAULTS = new ProtocolOptions(16, 64 * 1024, 16 * 1024 * 1024,
         Duration.ofSeconds(1), Duration.ofSeconds(5));
 
