@@ -5,6 +5,7 @@ import io.rdmareactive.internal.protocol.ProtocolOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * What {@link RdmaServer} and {@link RdmaClient} are configured with; immutable, each setter returns a copy.
@@ -75,99 +76,132 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
     }
 
     RdmaConfig withProvider(final String value) {
-        return new RdmaConfig(value, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
-            maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
+        return with(copy -> copy.provider = value);
     }
 
     RdmaConfig withAddress(final String value) {
-        return new RdmaConfig(provider, value, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
-            maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
+        return with(copy -> copy.address = value);
     }
 
     RdmaConfig withDirectory(final Path value) {
-        return new RdmaConfig(provider, address, value, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
-            maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
+        return with(copy -> copy.directory = value);
     }
 
     RdmaConfig withRings(final int streams, final int capacity) {
-        return new RdmaConfig(provider, address, directory, streams, capacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
-            maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
+        return with(copy -> {
+            copy.maxStreams = streams;
+            copy.ringCapacity = capacity;
+        });
     }
 
     RdmaConfig withMaxMessageLength(final int value) {
-        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, value, keepalive, livenessTimeout,
-            prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxPendingHandshakes,
-            maxRegisteredBytes, secret, runtime);
+        return with(copy -> copy.maxMessageLength = value);
     }
 
     RdmaConfig withLiveness(final Duration interval, final Duration timeout) {
-        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, interval,
-            timeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxPendingHandshakes,
-            maxRegisteredBytes, secret, runtime);
+        return with(copy -> {
+            copy.keepalive = interval;
+            copy.livenessTimeout = timeout;
+        });
     }
 
     RdmaConfig withPrefetch(final int value) {
-        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, value, idle, connectTimeout, requestTimeout, codecs, maxConnections, maxPendingHandshakes,
-            maxRegisteredBytes, secret, runtime);
+        return with(copy -> copy.prefetch = value);
     }
 
     RdmaConfig withIdle(final String value) {
-        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, value, connectTimeout, requestTimeout, codecs, maxConnections,
-            maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
+        return with(copy -> copy.idle = value);
     }
 
     RdmaConfig withRequestTimeout(final Duration value) {
-        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, value, codecs, maxConnections, maxPendingHandshakes,
-            maxRegisteredBytes, secret, runtime);
+        return with(copy -> copy.requestTimeout = value);
     }
 
     RdmaConfig withConnectTimeout(final Duration value) {
-        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, value, requestTimeout, codecs, maxConnections, maxPendingHandshakes,
-            maxRegisteredBytes, secret, runtime);
+        return with(copy -> copy.connectTimeout = value);
     }
 
     RdmaConfig withCodecs(final CodecRegistry value) {
-        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, value, maxConnections,
-            maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
+        return with(copy -> copy.codecs = value);
     }
 
     RdmaConfig withMaxConnections(final int value) {
-        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, value, maxPendingHandshakes,
-            maxRegisteredBytes, secret, runtime);
+        return with(copy -> copy.maxConnections = value);
     }
 
     RdmaConfig withMaxPendingHandshakes(final int value) {
-        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections, value,
-            maxRegisteredBytes, secret, runtime);
+        return with(copy -> copy.maxPendingHandshakes = value);
     }
 
     RdmaConfig withMaxRegisteredBytes(final long value) {
-        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
-            maxPendingHandshakes, value, secret, runtime);
+        return with(copy -> copy.maxRegisteredBytes = value);
     }
 
     RdmaConfig withSecret(final byte[] value) {
-        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
-            maxPendingHandshakes, maxRegisteredBytes, value, runtime);
+        return with(copy -> copy.secret = value);
     }
 
     RdmaConfig withRuntime(final RdmaRuntime value) {
-        return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
-            livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
-            maxPendingHandshakes, maxRegisteredBytes, secret, value);
+        return with(copy -> copy.runtime = value);
+    }
+
+    /** @return a copy of this config with {@code change} applied, checked by the canonical constructor */
+    private RdmaConfig with(final Consumer<Copy> change) {
+        final Copy copy = new Copy(this);
+        change.accept(copy);
+        return copy.build();
+    }
+
+    /**
+     * A mutable copy of every component, which {@link #with} changes and builds into a new config: with the record's
+     * header, the only place that lists the components, so a new one is added here and there.
+     */
+    private static final class Copy {
+        private String provider;
+        private String address;
+        private Path directory;
+        private int maxStreams;
+        private int ringCapacity;
+        private int maxMessageLength;
+        private Duration keepalive;
+        private Duration livenessTimeout;
+        private int prefetch;
+        private String idle;
+        private Duration connectTimeout;
+        private Duration requestTimeout;
+        private CodecRegistry codecs;
+        private int maxConnections;
+        private int maxPendingHandshakes;
+        private long maxRegisteredBytes;
+        private byte[] secret;
+        private RdmaRuntime runtime;
+
+        private Copy(final RdmaConfig from) {
+            provider = from.provider;
+            address = from.address;
+            directory = from.directory;
+            maxStreams = from.maxStreams;
+            ringCapacity = from.ringCapacity;
+            maxMessageLength = from.maxMessageLength;
+            keepalive = from.keepalive;
+            livenessTimeout = from.livenessTimeout;
+            prefetch = from.prefetch;
+            idle = from.idle;
+            connectTimeout = from.connectTimeout;
+            requestTimeout = from.requestTimeout;
+            codecs = from.codecs;
+            maxConnections = from.maxConnections;
+            maxPendingHandshakes = from.maxPendingHandshakes;
+            maxRegisteredBytes = from.maxRegisteredBytes;
+            secret = from.secret;
+            runtime = from.runtime;
+        }
+
+        private RdmaConfig build() {
+            return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
+                livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
+                maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
+        }
     }
 
     /** @return a reference to the runtime to run on: the one given, or the process's shared one for this config */
