@@ -6,6 +6,7 @@ import io.rdmareactive.internal.driver.EventLoop;
 import io.rdmareactive.internal.driver.EventLoopGroup;
 import io.rdmareactive.internal.driver.IdleStrategies;
 import io.rdmareactive.internal.protocol.ReassemblyBudget;
+import io.rdmareactive.ring.FileNames;
 import io.rdmareactive.ring.PrivateDirectory;
 import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.RdmaDevice;
@@ -191,8 +192,8 @@ public final class RdmaRuntime implements Disposable {
         final RdmaDevice device = RdmaProviders.named(builder.provider).open(options.build());
         DriverCounters counters = null;
         try {
-            final String name = (device.providerName() + "-" + ProcessHandle.current().pid() + "-"
-                + INSTANCES.incrementAndGet()).replaceAll("[^A-Za-z0-9._-]", "_");
+            final String name = FileNames.sanitize(device.providerName() + "-" + ProcessHandle.current().pid() + "-"
+                + INSTANCES.incrementAndGet());
             final Path countersDirectory = countersDirectory(directory);
             counters = DriverCounters.create(countersDirectory, name);
             // the counters files of runtimes whose process is gone (killed, or exited without disposing them)

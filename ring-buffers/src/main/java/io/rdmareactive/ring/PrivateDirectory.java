@@ -14,13 +14,27 @@ import java.util.Set;
  * A directory only its owner may enter, for files other processes of the same user map (shared memory, counters): it
  * is created with mode 0700, must be a directory and not a symbolic link, must belong to the user this process runs
  * as (compared by uid, so a user without a name is still itself), and its mode is set back to 0700 if it was
- * loosened.
+ * loosened. Unless told otherwise, rdma-reactive keeps such files in {@link #defaultPath()}.
  */
 public final class PrivateDirectory {
+
+    /** The default directory's parent: a tmpfs on Linux, so mapped memory never touches a disk. */
+    public static final Path DEFAULT_PARENT = Path.of("/dev/shm");
 
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
     private PrivateDirectory() {
+    }
+
+    /**
+     * @return {@code /dev/shm/rdma-reactive-<user>}, or the same under {@code java.io.tmpdir} where there is no
+     *     {@code /dev/shm}; the user name made a {@link FileNames name} with {@link FileNames#sanitize}
+     */
+    public static Path defaultPath() {
+        final String user = FileNames.sanitize(System.getProperty("user.name", "user"));
+        final Path parent = Files.isDirectory(DEFAULT_PARENT) ? DEFAULT_PARENT
+            : Path.of(System.getProperty("java.io.tmpdir"));
+        return parent.resolve("rdma-reactive-" + user);
     }
 
     /**

@@ -8,7 +8,9 @@
  *       {@code OneToOneRingBuffer} laid over a region of that memory. Claiming, committing, aborting and reading are
  *       Agrona's; nothing of it is rewritten here. Over a file mapping, two processes share one ring.</li>
  *   <li>{@link io.rdmareactive.ring.PrivateDirectory}: the directory such files live in, which only its owner (by
- *       uid) may enter: created 0700, never a symbolic link.</li>
+ *       uid) may enter: created 0700, never a symbolic link; by default {@code /dev/shm/rdma-reactive-<user>}.</li>
+ *   <li>{@link io.rdmareactive.ring.FileNames}: the one rule for names that go into file names there (1 to 64
+ *       letters, digits, {@code .}, {@code _}, {@code -}).</li>
  * </ul>
  *
  * <p>The rings mirrored into a remote peer (a send ring the adapter reads, the peer's receive ring it writes, 64-bit

@@ -1,5 +1,6 @@
 package io.rdmareactive.internal.driver;
 
+import io.rdmareactive.ring.FileNames;
 import io.rdmareactive.ring.OffHeapMemory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -97,10 +98,9 @@ public final class DriverCounters implements AutoCloseable {
         MESSAGES_SENT, MESSAGES_RECEIVED, BYTES_SENT, BYTES_RECEIVED, BACK_PRESSURE_EVENTS, CREDIT_STALLS, ERRORS,
         LOOP_STALLS};
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     /** A temporary file of {@link #create}: {@code .<name>.counters.<pid>.<hex>.tmp}. */
     private static final Pattern TEMPORARY = Pattern.compile(
-        "\\.([A-Za-z0-9._-]{1,64})\\.counters\\.[0-9]{1,19}\\.[0-9a-f]{1,8}\\.tmp");
+        "\\.(" + FileNames.REGEX + ")\\.counters\\.[0-9]{1,19}\\.[0-9a-f]{1,8}\\.tmp");
     private static final Logger LOG = Loggers.getLogger(DriverCounters.class);
 
     private final String name;
@@ -145,7 +145,7 @@ public final class DriverCounters implements AutoCloseable {
      * missing) and the eight system counters in it.
      *
      * @param directory   where the file goes, e.g. the shared-memory provider's directory
-     * @param name        the driver's name: 1 to 64 of {@code [A-Za-z0-9._-]}
+     * @param name        the driver's name, a {@link FileNames name}
      * @param maxCounters room for this many counters, system ones included: 8 to 65536 (each takes 640 bytes of the
      *                    file)
      * @return the counters, which own the file until {@link #close()}
@@ -157,10 +157,7 @@ public final class DriverCounters implements AutoCloseable {
     public static DriverCounters create(final Path directory, final String name, final int maxCounters) {
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(name, "name");
-        if (!NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("the driver name '" + name + "' must be 1 to 64 letters, digits, '.', "
-                + "'_' or '-'");
-        }
+        FileNames.requireName(name, "a driver name");
         if (maxCounters < SYSTEM_LABELS.length + 1 || maxCounters > CountersLayout.MAX_COUNTERS) {
             throw new IllegalArgumentException("maxCounters must be from " + (SYSTEM_LABELS.length + 1) + " to "
                 + CountersLayout.MAX_COUNTERS + ", not " + maxCounters);

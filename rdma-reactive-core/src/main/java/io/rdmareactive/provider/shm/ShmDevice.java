@@ -2,6 +2,7 @@ package io.rdmareactive.provider.shm;
 
 import io.rdmareactive.ring.OffHeapMemory;
 import io.rdmareactive.ring.PageSize;
+import io.rdmareactive.ring.PrivateDirectory;
 import io.rdmareactive.spi.Access;
 import io.rdmareactive.spi.CompletionQueue;
 import io.rdmareactive.spi.ConnectionEvent;
@@ -97,7 +98,7 @@ final class ShmDevice implements RdmaDevice {
     }
 
     static ShmDevice open(final DeviceOptions options) {
-        final ShmDirectory directory = ShmDirectory.open(options.directory().orElseGet(ShmDirectory::defaultPath));
+        final ShmDirectory directory = ShmDirectory.open(options.directory().orElseGet(PrivateDirectory::defaultPath));
         directory.removeFilesOfDeadProcesses();
         final String id = ProcessHandle.current().pid() + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt()
             | 0x1000_0000);

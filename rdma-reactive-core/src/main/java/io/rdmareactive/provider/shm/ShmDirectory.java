@@ -1,5 +1,6 @@
 package io.rdmareactive.provider.shm;
 
+import io.rdmareactive.ring.FileNames;
 import io.rdmareactive.ring.OffHeapMemory;
 import io.rdmareactive.ring.PrivateDirectory;
 import io.rdmareactive.spi.RdmaException;
@@ -34,12 +35,9 @@ import reactor.util.Loggers;
  */
 final class ShmDirectory {
 
-    /** The default parent: a tmpfs on Linux, so registered memory never touches a disk. */
-    static final Path DEFAULT_PARENT = Path.of("/dev/shm");
     /** sun_path holds 108 bytes including the terminating NUL. */
     static final int MAX_SOCKET_PATH_BYTES = 107;
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern DEVICE_ID = Pattern.compile("[0-9]{1,10}-[0-9a-f]{8}");
     private static final Logger LOG = Loggers.getLogger(ShmDirectory.class);
 
@@ -47,13 +45,6 @@ final class ShmDirectory {
 
     private ShmDirectory(final Path path) {
         this.path = path;
-    }
-
-    /** @return the default directory: /dev/shm/rdma-reactive-USER, or under java.io.tmpdir where /dev/shm is missing */
-    static Path defaultPath() {
-        final String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
-        final Path parent = Files.isDirectory(DEFAULT_PARENT) ? DEFAULT_PARENT : Path.of(System.getProperty("java.io.tmpdir"));
-        return parent.resolve("rdma-reactive-" + user);
     }
 
     /** Numbers the probe files of this process. */
@@ -122,7 +113,7 @@ final class ShmDirectory {
     }
 
     /**
-     * @param address a listener name ({@code [A-Za-z0-9._-]}, at most 64 characters) or an absolute socket path
+     * @param address a listener name (a {@link FileNames name}) or an absolute socket path
      * @return the socket path
      * @throws RdmaException if the name is malformed or the path is too long for a UNIX-domain socket
      */
@@ -130,11 +121,12 @@ final class ShmDirectory {
         final Path socket;
         if (address.startsWith("/")) {
             socket = Path.of(address);
-        } else if (NAME.matcher(address).matches()) {
-            socket = path.resolve(address + ".sock");
         } else {
-            throw new RdmaException("'" + address + "' is not a shared-memory address: use a name of letters, digits, "
-                + "'.', '_' or '-' (at most 64), or an absolute socket path");
+            try {
+                socket = path.resolve(FileNames.requireName(address, "a shared-memory address") + ".sock");
+            } catch (final IllegalArgumentException ex) {
+                throw new RdmaException(ex.getMessage() + "; or give an absolute socket path", ex);
+            }
         }
         final int bytes = socket.toString().getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_SOCKET_PATH_BYTES) {

@@ -1,5 +1,6 @@
 package io.rdmareactive.provider.shm;
 
+import io.rdmareactive.ring.PrivateDirectory;
 import io.rdmareactive.spi.Availability;
 import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.RdmaDevice;
@@ -38,7 +39,7 @@ public final class ShmProvider implements RdmaProvider {
             if (!probe.isOpen()) {
                 return Availability.unavailable("UNIX-domain sockets cannot be opened here");
             }
-            final Path directory = ShmDirectory.defaultPath();
+            final Path directory = PrivateDirectory.defaultPath();
             final Path existing = Files.exists(directory) ? directory : directory.getParent();
             if (existing == null || !Files.isWritable(existing)) {
                 return Availability.unavailable("the default shared-memory directory " + directory + " cannot be "
