@@ -37,7 +37,10 @@ public final class RdmaClient {
         return new RdmaClient(config.withProvider(provider));
     }
 
-    /** @param address the server's address (shared memory: its name) */
+    /**
+     * @param address the server's address: shared memory, its name or an absolute socket path; verbs,
+     *                {@code host:port} (the forms are listed in docs/getting-started.md)
+     */
     public RdmaClient address(final String address) {
         return new RdmaClient(config.withAddress(address));
     }

@@ -51,7 +51,11 @@ public final class RdmaServer {
         return new RdmaServer(config.withProvider(provider), handler, streamHandler);
     }
 
-    /** @param address where to listen (shared memory: a name) */
+    /**
+     * @param address where to listen: shared memory, a name or an absolute socket path; verbs, {@code host:port},
+     *                port 0 for a free one ({@link DisposableServer#address()} names it; the forms are listed in
+     *                docs/getting-started.md)
+     */
     public RdmaServer address(final String address) {
         return new RdmaServer(config.withAddress(address), handler, streamHandler);
     }

@@ -15,13 +15,14 @@ public final class OrderService {
     private OrderService() {
     }
 
+    // tag::main[]
     /** @param args unused */
     public static void main(final String[] args) {
-        // tag::main[]
+        // not Micronaut.run, which would wait for Ctrl-C: this application makes its calls and exits
         try (ApplicationContext context = ApplicationContext.builder().environments("orders").start()) {
             context.getBean(OrderDemo.class).run(System.out);
-        }
-        // end::main[]
+        } // closing drains the calls in flight and closes the connection
         System.out.println("order service: done");
     }
+    // end::main[]
 }
