@@ -11,7 +11,6 @@ import io.rdmareactive.ring.PrivateDirectory;
 import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -215,10 +214,7 @@ public final class RdmaRuntime implements Disposable {
         if (configured != null) {
             return configured;
         }
-        final String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
-        final Path shm = Path.of("/dev/shm");
-        return privateCountersDirectory((Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")))
-            .resolve("rdma-reactive-" + user));
+        return privateCountersDirectory(PrivateDirectory.defaultPath());
     }
 
     /**
