@@ -59,7 +59,8 @@ final class ShmDirectory {
         final Path path;
         try {
             path = PrivateDirectory.open(requested, "the shared-memory directory",
-                "choose a writable directory (DeviceOptions.directory, rdma.shm.directory)");
+                "choose a writable directory (RdmaClient.directory, RdmaServer.directory or "
+                    + "RdmaRuntime.Builder.directory; DeviceOptions.directory through the SPI)");
         } catch (final IllegalStateException ex) {
             throw new RdmaException(ex.getMessage(), ex.getCause() != null ? ex.getCause() : ex);
         }
@@ -71,7 +72,8 @@ final class ShmDirectory {
             Files.delete(probe);
         } catch (final IOException ex) {
             throw new RdmaException("cannot create files in the shared-memory directory " + path + ": " + reason(ex)
-                + "; choose a writable directory (DeviceOptions.directory, rdma.shm.directory)", ex);
+                + "; choose a writable directory (RdmaClient.directory, RdmaServer.directory or "
+                + "RdmaRuntime.Builder.directory; DeviceOptions.directory through the SPI)", ex);
         }
         return new ShmDirectory(path);
     }
