@@ -102,11 +102,16 @@ public final class PingPong {
     }
 
     /**
-     * Runs one side.
+     * Runs one side; {@code rdma-reactive ping} and {@code rdma-reactive pong} (the command-line tool) run it too.
      *
+     * @param args options such as {@code --role=pong}, {@code --address=NAME}, {@code --round-trips=N}, each
+     *             {@code --name=value} (one argument may hold several, separated by spaces)
+     * @param out  where the report goes
      * @return 0 when every round trip came back with the right bytes, 1 otherwise
+     * @throws IllegalArgumentException for an unknown or malformed option
+     * @throws Exception                when binding or connecting fails, or the wait is interrupted
      */
-    static int run(final String[] args, final PrintStream out) throws Exception {
+    public static int run(final String[] args, final PrintStream out) throws Exception {
         final Settings settings = Settings.parse(args);
         return settings.role.equals("pong") ? pong(settings, out) : ping(settings, out);
     }

@@ -215,7 +215,11 @@ public final class CompareCommand implements Callable<Integer> {
 
     private final PrintStream out;
 
-    CompareCommand(final PrintStream out) {
+    /**
+     * @param out where the progress and the tables go; {@code rdma-reactive perf} (the command-line tool) runs the
+     *            comparison as its subcommand through this constructor
+     */
+    public CompareCommand(final PrintStream out) {
         this.out = out;
     }
 

@@ -15,7 +15,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 
 /**
- * Prints the counters of a running (or dead) driver from outside its process:
+ * Prints the counters of a running (or dead) driver from outside its process. Users run {@code rdma-reactive stat}
+ * (the command-line tool, {@code bin/rdma-reactive}), which lists a directory's counters files and prints each through
+ * {@link #run}; this class reads one file and can also run on its own:
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
@@ -59,9 +61,12 @@ public final class CountersReaderTool {
     /**
      * What {@link #main} does, without exiting.
      *
+     * @param args {@code [--watch[=<period>]] <counters file>}
+     * @param out  where the counters go
+     * @param err  where problems go
      * @return the exit status
      */
-    static int run(final String[] args, final PrintStream out, final PrintStream err) {
+    public static int run(final String[] args, final PrintStream out, final PrintStream err) {
         Duration period = null;
         Path file = null;
         for (final String arg : args) {

@@ -1,0 +1,165 @@
+package io.rdmareactive.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmareactive.DisposableServer;
+import io.rdmareactive.RdmaServer;
+import io.rdmareactive.codec.Codecs;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code ping} on shared memory: against an echo server in this JVM, against {@code rdma-reactive pong} in a child
+ * JVM, and with the pong it starts itself. Each run completes its round trips with every echo right and prints the
+ * percentiles; no timing value is asserted.
+ */
+@Timeout(120)
+class PingCommandTest {
+
+    @Test
+    void pingsAnEchoServerAndPrintsThePercentiles() throws Exception {
+        try (ShmDirectory directory = new ShmDirectory()) {
+            final DisposableServer server = RdmaServer.create().provider("shm").directory(directory.path)
+                .address("cli-echo").handle((in, out) -> out.send(in.receive(Codecs.BYTE_ARRAY), Codecs.BYTE_ARRAY))
+                .bind().block(Duration.ofSeconds(20));
+            try {
+                final CliRun run = CliRun.of("ping", "--address=cli-echo", "--directory=" + directory.path,
+                    "--round-trips=300", "--size=64");
+
+                assertThat(run.status()).as(run.toString()).isZero();
+                assertThat(run.lines()).as(run.toString())
+                    .anyMatch(line -> line.startsWith("rdma-reactive ping-pong (Reactor API): provider 'shm', pong at "
+                        + "'cli-echo', 300 round trips of 64 bytes"))
+                    .contains("round trips: 270 measured (30 warm-up discarded); echoed bytes checked: all correct");
+                assertPercentiles(run);
+            } finally {
+                server.dispose();
+                server.onDispose().block(Duration.ofSeconds(10));
+            }
+        }
+    }
+
+    @Test
+    void pingsThePongCommandInAnotherJvm() throws Exception {
+        try (ShmDirectory directory = new ShmDirectory()) {
+            final Process pong = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), RdmaReactiveCli.class.getName(),
+                "pong", "--address=cli-pong", "--directory=" + directory.path, "--once",
+                "--idle=" + System.getProperty("rdma.idle", "backoff"))
+                .redirectErrorStream(true).start();
+            final List<String> pongLines = Collections.synchronizedList(new ArrayList<>());
+            final Thread reader = Thread.ofPlatform().daemon().start(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(pong.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        pongLines.add(line);
+                    }
+                } catch (final IOException ignored) {
+                    // the pong is gone
+                }
+            });
+            try {
+                awaitLine(pongLines, "pong: listening at 'cli-pong' (one connection", pong);
+
+                final CliRun run = CliRun.of("ping", "-a", "cli-pong", "-d", directory.path.toString(), "-n", "200");
+
+                assertThat(run.status()).as(run.toString()).isZero();
+                assertThat(run.lines()).as(run.toString())
+                    .contains("round trips: 180 measured (20 warm-up discarded); echoed bytes checked: all correct");
+                assertPercentiles(run);
+                assertThat(pong.waitFor(30, TimeUnit.SECONDS)).as("the pong exits after its one ping: " + pongLines)
+                    .isTrue();
+                reader.join(5_000);
+                assertThat(pong.exitValue()).as(String.valueOf(pongLines)).isZero();
+                assertThat(pongLines).contains("pong: echoed 200 messages");
+            } finally {
+                pong.destroyForcibly();
+                pong.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void withoutAnAddressItStartsItsOwnPong() throws Exception {
+        try (ShmDirectory directory = new ShmDirectory()) {
+            final CliRun run = CliRun.of("ping", "--directory=" + directory.path, "--round-trips=100");
+
+            assertThat(run.status()).as(run.toString()).isZero();
+            assertThat(run.lines()).as(run.toString())
+                .anyMatch(line -> line.startsWith("rdma-reactive ping-pong (Reactor API): provider 'shm', 2 processes, "
+                    + "100 round trips of 32 bytes"))
+                .contains("  [pong] pong: echoed 100 messages")
+                .contains("round trips: 90 measured (10 warm-up discarded); echoed bytes checked: all correct");
+            assertPercentiles(run);
+        }
+    }
+
+    @Test
+    void noPongAtTheAddressFailsWithAMessage() throws Exception {
+        try (ShmDirectory directory = new ShmDirectory()) {
+            final CliRun run = CliRun.of("ping", "--address=nobody-here", "--directory=" + directory.path,
+                "--round-trips=10", "--startup-seconds=5");
+
+            assertThat(run.status()).as(run.toString()).isEqualTo(1);
+            assertThat(run.err()).as(run.toString()).startsWith("rdma-reactive ping: ").contains("nobody-here");
+        }
+    }
+
+    @Test
+    void wrongOptionsAreUsageErrors() {
+        final CliRun verbs = CliRun.of("ping", "--provider=verbs");
+        assertThat(verbs.status()).isEqualTo(2);
+        assertThat(verbs.err()).as(verbs.toString()).contains("--provider=verbs needs --address of a running pong");
+
+        final CliRun size = CliRun.of("ping", "--address=x", "--size=0");
+        assertThat(size.status()).isEqualTo(2);
+        assertThat(size.err()).as(size.toString()).contains("--size must be from 1 to 1048576, not 0");
+
+        final CliRun space = CliRun.of("ping", "--address=x", "--directory=/tmp/a b");
+        assertThat(space.status()).isEqualTo(2);
+        assertThat(space.err()).as(space.toString()).contains("--directory must be a value without white space");
+
+        assertThat(CliRun.of("pong").err()).contains("Missing required option: '--address=ADDRESS'");
+    }
+
+    private static void assertPercentiles(final CliRun run) {
+        assertThat(run.lines()).as(run.toString())
+            .contains("round-trip time")
+            .anyMatch(line -> line.matches("  p50 +[0-9]+\\.[0-9]{2} us"))
+            .anyMatch(line -> line.matches("  p90 +[0-9]+\\.[0-9]{2} us"))
+            .anyMatch(line -> line.matches("  p99 +[0-9]+\\.[0-9]{2} us"))
+            .anyMatch(line -> line.matches("  p99\\.9 +[0-9]+\\.[0-9]{2} us"))
+            .anyMatch(line -> line.matches("  max +[0-9]+\\.[0-9]{2} us"))
+            .anyMatch(line -> line.matches("throughput: [0-9]+ round trips/s \\(one in flight at a time\\)"))
+            .noneMatch(line -> line.contains("MISMATCH") || line.contains("FAILED"));
+    }
+
+    private static void awaitLine(final List<String> lines, final String prefix, final Process process)
+        throws InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            synchronized (lines) {
+                if (lines.stream().anyMatch(line -> line.startsWith(prefix))) {
+                    return;
+                }
+            }
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                throw new AssertionError("the pong did not print '" + prefix + "'"
+                    + (process.isAlive() ? "" : " (it exited)") + "; it printed " + lines);
+            }
+            Thread.sleep(20);
+        }
+    }
+}
