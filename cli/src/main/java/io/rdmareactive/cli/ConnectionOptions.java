@@ -18,8 +18,8 @@ final class ConnectionOptions {
     String provider;
 
     @Option(names = "--idle", paramLabel = "STRATEGY",
-        description = "Idle strategy of the event loop: busy-spin, yielding, backoff or sleeping (default: the "
-            + "rdma.idle property, else yielding on 2 cores or fewer and busy-spin otherwise)")
+        description = "Idle strategy of the event loop: busy-spin, yielding, backoff or sleeping (default: "
+            + "yielding on 2 cores or fewer, busy-spin otherwise, unless -Drdma.idle names one)")
     String idle;
 
     @Option(names = {"-d", "--directory"}, paramLabel = "DIR",

@@ -14,13 +14,14 @@ import picocli.CommandLine.Spec;
 
 /** {@code rdma-reactive ping}: the samples' {@code PingPong}, ping side, against a pong. */
 @Command(name = "ping", mixinStandardHelpOptions = true, sortOptions = false,
+    versionProvider = RdmaReactiveCli.Version.class,
     header = "Round trips against a pong, with latency percentiles.",
     description = {"Connects to a pong (started with 'rdma-reactive pong' in another terminal or on another host) "
         + "through the Reactor API and sends one message at a time, each as soon as the echo of the one before has "
         + "come back; checks every echoed byte and prints the round-trip percentiles (p50, p90, p99, p99.9, max; "
-        + "the first 10% discarded as warm-up) and the round trips per second. Without --address it starts a pong of "
+        + "the first 10%% discarded as warm-up) and the round trips per second. Without --address it starts a pong of "
         + "its own in a second JVM on shared memory.", ""},
-    exitCodeListHeading = "Exit status:%n",
+    exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {"0:every round trip came back with the right bytes", "1:one did not, or the connection failed",
         "2:wrong options"})
 final class PingCommand implements Callable<Integer> {

@@ -14,12 +14,14 @@ import picocli.CommandLine.Spec;
 
 /** {@code rdma-reactive pong}: the samples' {@code PingPong}, pong side, for {@code rdma-reactive ping}. */
 @Command(name = "pong", mixinStandardHelpOptions = true, sortOptions = false,
+    versionProvider = RdmaReactiveCli.Version.class,
     header = "Echo every message of each ping that connects, until Ctrl-C.",
     description = {"Serves an address through the Reactor API (an RdmaServer) and echoes every message back on the "
         + "connection it came on; one ping after another may connect. Prints a line when it listens and one when "
         + "each ping leaves.", ""},
-    exitCodeListHeading = "Exit status:%n",
-    exitCodeList = {"0:stopped (Ctrl-C, or after one ping with --once)", "1:binding failed", "2:wrong options"})
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {"0:served its one ping (--once)", "1:binding failed", "2:wrong options",
+        "130:stopped with Ctrl-C (the server is closed first)"})
 final class PongCommand implements Callable<Integer> {
 
     @Spec

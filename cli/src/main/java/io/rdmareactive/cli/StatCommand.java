@@ -31,13 +31,13 @@ import picocli.CommandLine.Spec;
  * (mapped read-only: the runtime is never disturbed), and its lines are laid out here.
  */
 @Command(name = "stat", mixinStandardHelpOptions = true, sortOptions = false,
+    versionProvider = RdmaReactiveCli.Version.class,
     header = "Every rdma-reactive runtime's counters on this host, refreshed like AeronStat.",
     description = {"Lists the counters files in the directory (one per runtime: <provider>-<pid>-<n>.counters) and "
         + "shows each runtime's counters: messages and bytes each way, back-pressure events, credit stalls, errors, "
-        + "loop stalls, and the counters of its connections and streams. Files are mapped read-only: a running "
-        + "runtime is never disturbed. A runtime whose process is gone shows as 'gone' until a runtime of the same "
-        + "name replaces its file.", ""},
-    exitCodeListHeading = "Exit status:%n",
+        + "loop stalls. Files are mapped read-only: a running runtime is never disturbed. A runtime whose process is "
+        + "gone shows as 'gone' for as long as its file is left.", ""},
+    exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {"0:the counters were shown", "1:a directory or file named cannot be read",
         "2:wrong options"})
 final class StatCommand implements Callable<Integer> {

@@ -2,6 +2,9 @@ package io.rdmareactive.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -12,11 +15,21 @@ class HelpTest {
     @ParameterizedTest
     @ValueSource(strings = {"info", "stat", "ping", "pong", "perf"})
     void everyCommandPrintsItsUsage(final String command) {
-        final CliRun run = CliRun.of(command, "--help");
+        // picocli warns on System.err of its own accord, e.g. when a description is not a valid format string
+        final PrintStream systemErr = System.err;
+        final ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+        final CliRun run;
+        try {
+            System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+            run = CliRun.of(command, "--help");
+        } finally {
+            System.setErr(systemErr);
+        }
 
         assertThat(run.status()).as(run.toString()).isZero();
         assertThat(run.out()).as(run.toString()).contains("Usage: rdma-reactive " + command + " ");
         assertThat(run.err()).isEmpty();
+        assertThat(warnings.toString(StandardCharsets.UTF_8)).isEmpty();
     }
 
     @ParameterizedTest
@@ -58,7 +71,8 @@ class HelpTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"--version", "perf --version"})
+    @ValueSource(strings = {"--version", "info --version", "stat --version", "ping --version", "pong --version",
+        "perf --version"})
     void theVersionIsTheBuildsVersion(final String args) {
         final CliRun run = CliRun.of(args.split(" "));
 
