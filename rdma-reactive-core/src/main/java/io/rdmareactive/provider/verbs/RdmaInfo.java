@@ -7,30 +7,25 @@ import java.io.PrintStream;
 import java.util.Locale;
 
 /**
- * {@code rdma-info}: the RDMA devices of this machine as the verbs provider sees them (like {@code ibv_devinfo}), each
- * provider's availability, and which one {@code auto} picks and why. Run it with
- * {@code ./mvnw -q -pl rdma-reactive-core -am -Prdma-info -DskipTests package}. Exit status 0 when a verbs device is
- * usable, 1 otherwise (the shared-memory provider may still be).
+ * What {@code rdma-reactive info} (the command-line tool, {@code bin/rdma-reactive}) prints: the RDMA devices of this
+ * machine as the verbs provider sees them (like {@code ibv_devinfo}), each provider's availability, and which one
+ * {@code auto} picks and why. The tool's entry point lives in the {@code cli} module; this class holds what it prints
+ * so that the provider can describe its devices in its own messages.
  */
 public final class RdmaInfo {
 
     private RdmaInfo() {
     }
 
-    /** @param args none */
-    public static void main(final String[] args) {
-        System.exit(print(System.out));
-    }
-
     /**
-     * Prints what {@code rdma-info} prints, for tools that record the machine next to their figures (the perf
-     * suite's environment table).
+     * Prints what {@code rdma-reactive info} prints, for that tool and for tools that record the machine next to their
+     * figures.
      *
      * @param out where to print
      * @return 0 when a verbs device is usable, 1 otherwise
      */
     public static int print(final PrintStream out) {
-        out.println("rdma-info: RDMA devices seen through libibverbs/librdmacm (Java FFM)");
+        out.println("rdma-reactive info: RDMA devices seen through libibverbs/librdmacm (Java FFM)");
         printDevices(out);
         out.println("providers:");
         boolean verbsUsable = false;
