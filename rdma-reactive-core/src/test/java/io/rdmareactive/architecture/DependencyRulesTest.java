@@ -22,7 +22,6 @@ import io.rdmareactive.architecture.fixture.provider.shm.ShmReachingIntoVerbsAnd
 import io.rdmareactive.architecture.fixture.provider.verbs.VerbsReachingIntoShm;
 import io.rdmareactive.architecture.fixture.ring.RingReachingUp;
 import io.rdmareactive.architecture.fixture.spi.SpiReachingIntoAProvider;
-import io.rdmareactive.architecture.fixture.spi.demo.DemoReachingIntoAProvider;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -88,10 +87,6 @@ class DependencyRulesTest {
             return root + ".spi..";
         }
 
-        String spiDemo() {
-            return root + ".spi.demo..";
-        }
-
         String providers() {
             return root + ".provider..";
         }
@@ -127,7 +122,7 @@ class DependencyRulesTest {
 
         /** @return every package above: each must hold classes, or a rule that names it checks nothing */
         List<String> all() {
-            return List.of(api(), ring(), codec(), spi(), spiAndBelow(), spiDemo(), providers(), shm(), verbs(),
+            return List.of(api(), ring(), codec(), spi(), spiAndBelow(), providers(), shm(), verbs(),
                 internal(), jvmCheck(), protocol(), driver(), reactive());
         }
     }
@@ -166,9 +161,6 @@ class DependencyRulesTest {
             new Rule("no provider sees another", slices().matching(p.root() + ".provider.(*)..")
                 .should().notDependOnEachOther()
                 .because("providers never see each other, whichever providers there are")),
-            new Rule("the SPI demo uses only the SPI", classes().that().resideInAPackage(p.spiDemo())
-                .should().onlyDependOnClassesThat().resideInAnyPackage(JDK, AGRONA, p.spiAndBelow())
-                .because("the demo goes through the SPI, as the protocol does, never a provider's classes")),
             new Rule("nothing below the API sees it", noClasses().that()
                 .resideInAnyPackage(p.ring(), p.codec(), p.spiAndBelow(), p.providers(), p.internal())
                 .should().dependOnClassesThat().resideInAPackage(p.api())
@@ -207,7 +199,6 @@ class DependencyRulesTest {
         Map.entry("shm never sees verbs", ShmReachingIntoVerbsAndTheProtocol.class),
         Map.entry("verbs never sees shm", VerbsReachingIntoShm.class),
         Map.entry("no provider sees another", VerbsReachingIntoShm.class),
-        Map.entry("the SPI demo uses only the SPI", DemoReachingIntoAProvider.class),
         Map.entry("nothing below the API sees it", ProtocolReachingUp.class),
         Map.entry("the protocol sees the SPI, ring-buffers and codecs", ProtocolReachingUp.class),
         Map.entry("the driver sees neither providers nor the reactive layer", DriverReachingUp.class),
