@@ -101,6 +101,7 @@ final class AllReduceWorkload {
     }
 
     /** @return rank {@code rank}'s wrong elements, over every size */
+    @SuppressWarnings("try") // a link's close waits for its neighbours and may be interrupted: the caller handles it
     private static long rank(final String transport, final int rank, final int ranks, final List<Integer> sizes,
                              final Links links, final List<Results.AllReduce> rows, final Progress.Point progress,
                              final long start) throws Exception {

@@ -30,7 +30,7 @@ final class FluxPeerNode implements PeerNode {
     private final Sinks.Many<DirectBuffer>[] sinks;
     private final boolean[] failed;
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     FluxPeerNode(final ReactiveTransport transport, final String address, final int peers, final int size,
                  final PeerLedger ledger) {
         this.transport = transport;

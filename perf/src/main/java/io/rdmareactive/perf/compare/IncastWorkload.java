@@ -22,6 +22,7 @@ final class IncastWorkload {
     private IncastWorkload() {
     }
 
+    @SuppressWarnings("try") // the probes' close joins their thread and may be interrupted: the caller handles it
     static Results.Incast run(final Transport transport, final int senders, final Settings settings,
                               final Progress.Point progress) throws Exception {
         final Traffic traffic = settings.traffic();

@@ -16,6 +16,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * length, and records the time from when it was due to when it arrived (a probe held back by push-back counts from
  * when it should have left, so stalls are not hidden). Sender and receiver are in one JVM, so one clock serves both.
  */
+@SuppressWarnings("try") // close joins the probe thread, so it may be interrupted
 final class Probes implements MessageHandler, AutoCloseable {
 
     /** A probe's length: sequence number, due time, and 16 bytes that repeat the sequence number, inverted. */

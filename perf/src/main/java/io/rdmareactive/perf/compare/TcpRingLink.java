@@ -24,6 +24,7 @@ import reactor.netty.tcp.TcpServer;
  * socket's back-pressure); the frames from the left are stored on the event loop ({@link SliceReceiver}), so they
  * keep being stored while the rank waits to send.
  */
+@SuppressWarnings("try") // close waits for the neighbours (RingLink.close), so it may be interrupted
 final class TcpRingLink implements RingLink {
 
     /** The most frames written and not yet taken by the socket. */
