@@ -184,6 +184,41 @@ public final class RdmaClient {
         });
     }
 
+    /** How much longer than its connect timeout {@link #connectNow()} waits: 30 s, for starting the runtime. */
+    public static final Duration CONNECT_NOW_MARGIN = Duration.ofSeconds(30);
+
+    /**
+     * Connects and waits for it, at most the connect timeout ({@link #connectTimeout(Duration)}, default 10 s) plus
+     * {@link #CONNECT_NOW_MARGIN} (30 s): long enough that a server that does not answer fails with the connect
+     * timeout's own {@link RdmaConnectionException}, not with this bound. See {@link #connectNow(Duration)}.
+     *
+     * @return the connection
+     * @throws RdmaConnectionException if it cannot connect (the failure {@link #connect()} signals, as it is)
+     * @throws IllegalStateException   as {@link #connect()} signals, or if connecting outlasts the bound
+     */
+    public Connection connectNow() {
+        return connectNow(config.connectTimeout().plus(CONNECT_NOW_MARGIN));
+    }
+
+    /**
+     * Connects and waits for it: {@link #connect()} for code that blocks anyway (a {@code main}, a test). The failure
+     * is thrown as {@link #connect()} signals it, not wrapped; a connect that outlasts the timeout is cancelled (the
+     * connection it may still make is closed).
+     *
+     * @param timeout how long to wait; positive
+     * @return the connection
+     * @throws RdmaConnectionException  if it cannot connect (no server, refused, no answer within the connect
+     *                                  timeout)
+     * @throws IllegalStateException    as {@link #connect()} signals, or if connecting takes longer than
+     *                                  {@code timeout} (the message names the address and the timeout), or if the
+     *                                  thread is interrupted while it waits
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     */
+    public Connection connectNow(final Duration timeout) {
+        return Blocking.await(connect(), timeout,
+            "RdmaClient.connectNow() to '" + (config.address() == null ? "(no address)" : config.address()) + "'");
+    }
+
     /** {@link #connect()}'s mark for a call cancelled before its connection was handed over. */
     private static final Object CANCELLED = new Object();
 

@@ -202,6 +202,40 @@ public final class RdmaServer {
             } catch (final LinkageError error) { // Reactor would rethrow it, not signal it: the bind would hang
                 throw Installation.failed("RdmaServer.bind()", error);
             }
-        }).subscribeOn(Schedulers.boundedElastic());
+        }).subscribeOn(Schedulers.boundedElastic())
+            // cancelled while it was binding: the server it then binds has no owner, so it stops at once
+            .doOnDiscard(DisposableServer.class, DisposableServer::dispose);
+    }
+
+    /** How long {@link #bindNow()} waits: 30 s. */
+    public static final Duration DEFAULT_BIND_TIMEOUT = Duration.ofSeconds(30);
+
+    /**
+     * Binds and waits for it, at most {@link #DEFAULT_BIND_TIMEOUT} (30 s); see {@link #bindNow(Duration)}.
+     *
+     * @return the bound server
+     * @throws RdmaConnectionException if it cannot listen (the failure {@link #bind()} signals, as it is)
+     * @throws IllegalStateException   as {@link #bind()} signals, or if binding takes longer than 30 s
+     */
+    public DisposableServer bindNow() {
+        return bindNow(DEFAULT_BIND_TIMEOUT);
+    }
+
+    /**
+     * Binds and waits for it: {@link #bind()} for code that blocks anyway (a {@code main}, a test). The failure is
+     * thrown as {@link #bind()} signals it, not wrapped; a bind that outlasts the timeout is abandoned (the server it
+     * may still bind is disposed of at once).
+     *
+     * @param timeout how long to wait; positive
+     * @return the bound server
+     * @throws RdmaConnectionException  if it cannot listen
+     * @throws IllegalStateException    as {@link #bind()} signals, or if binding takes longer than {@code timeout}
+     *                                  (the message names the address and the timeout), or if the thread is
+     *                                  interrupted while it waits
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     */
+    public DisposableServer bindNow(final Duration timeout) {
+        return Blocking.await(bind(), timeout,
+            "RdmaServer.bindNow() at '" + (config.address() == null ? "(no address)" : config.address()) + "'");
     }
 }
