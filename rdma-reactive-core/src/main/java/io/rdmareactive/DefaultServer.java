@@ -38,6 +38,7 @@ final class DefaultServer implements DisposableServer {
     private final Listener listener;
     private final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler;
     private final StreamHandler streamHandler;
+    private final ConnectionHooks hooks;
     private final Set<DefaultConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean disposed = new AtomicBoolean();
     /** Connections whose handshake runs. */
@@ -53,8 +54,9 @@ final class DefaultServer implements DisposableServer {
 
     private DefaultServer(final RdmaConfig config, final RdmaRuntime runtime, final Listener listener,
                           final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler,
-                          final StreamHandler streamHandler) {
+                          final StreamHandler streamHandler, final ConnectionHooks hooks) {
         this.config = config;
+        this.hooks = hooks;
         this.runtime = runtime;
         this.listener = listener;
         this.handler = handler;
@@ -65,12 +67,12 @@ final class DefaultServer implements DisposableServer {
 
     static DefaultServer start(final RdmaConfig config,
                                final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler,
-                               final StreamHandler streamHandler) {
+                               final StreamHandler streamHandler, final ConnectionHooks hooks) {
         final String address = config.requireAddress("RdmaServer.bind()");
         final RdmaRuntime runtime = config.acquireRuntime();
         try {
             final DefaultServer server = new DefaultServer(config, runtime, runtime.device.listen(address), handler,
-                streamHandler);
+                streamHandler, hooks);
             server.acceptor.start();
             return server;
         } catch (final RuntimeException ex) {
@@ -177,6 +179,13 @@ final class DefaultServer implements DisposableServer {
         connections.add(connection);
         connection.onDispose().onErrorComplete().subscribe(null, null, () -> connections.remove(connection));
         connection.onLoop(() -> {
+            try {
+                hooks.connected(connection);
+            } catch (final RuntimeException ex) {
+                LOG.warn("a doOnConnection hook failed for the connection from {}; it is closed", connection.peer(),
+                    ex);
+                return; // the hooks closed it
+            }
             final Publisher<Void> handled;
             try {
                 handled = handler.apply(connection.inbound(), connection.outbound());

@@ -22,19 +22,26 @@ import reactor.core.scheduler.Schedulers;
 public final class RdmaClient {
 
     private final RdmaConfig config;
+    private final ConnectionHooks hooks;
 
-    private RdmaClient(final RdmaConfig config) {
+    private RdmaClient(final RdmaConfig config, final ConnectionHooks hooks) {
         this.config = config;
+        this.hooks = hooks;
+    }
+
+    /** @return this client with {@code config} instead of its own, and its hooks */
+    private RdmaClient with(final RdmaConfig config) {
+        return new RdmaClient(config, hooks);
     }
 
     /** @return a client with the defaults: provider {@code auto}, 16 streams of 64 KiB rings, 16 MiB messages */
     public static RdmaClient create() {
-        return new RdmaClient(RdmaConfig.DEFAULTS);
+        return new RdmaClient(RdmaConfig.DEFAULTS, ConnectionHooks.NONE);
     }
 
     /** @param provider {@code auto}, {@code shm} or {@code verbs} */
     public RdmaClient provider(final String provider) {
-        return new RdmaClient(config.withProvider(provider));
+        return with(config.withProvider(provider));
     }
 
     /**
@@ -42,12 +49,12 @@ public final class RdmaClient {
      *                {@code host:port} (the forms are listed in docs/getting-started.md)
      */
     public RdmaClient address(final String address) {
-        return new RdmaClient(config.withAddress(address));
+        return with(config.withAddress(address));
     }
 
     /** @param directory where the shared-memory provider keeps its files (the server's must be the same) */
     public RdmaClient directory(final Path directory) {
-        return new RdmaClient(config.withDirectory(directory));
+        return with(config.withDirectory(directory));
     }
 
     /**
@@ -55,12 +62,12 @@ public final class RdmaClient {
      * @param ringCapacity bytes per stream ring, each way: a power of two from 4096 to 16 MiB
      */
     public RdmaClient rings(final int streams, final int ringCapacity) {
-        return new RdmaClient(config.withRings(streams, ringCapacity));
+        return with(config.withRings(streams, ringCapacity));
     }
 
     /** @param bytes the largest message; larger ones fail to send */
     public RdmaClient maxMessageLength(final int bytes) {
-        return new RdmaClient(config.withMaxMessageLength(bytes));
+        return with(config.withMaxMessageLength(bytes));
     }
 
     /**
@@ -68,7 +75,7 @@ public final class RdmaClient {
      * @param timeout   how long a silent peer is tolerated before the connection fails
      */
     public RdmaClient liveness(final Duration keepalive, final Duration timeout) {
-        return new RdmaClient(config.withLiveness(keepalive, timeout));
+        return with(config.withLiveness(keepalive, timeout));
     }
 
     /**
@@ -79,7 +86,7 @@ public final class RdmaClient {
      *              too, whichever is lower)
      */
     public RdmaClient maxRegisteredBytes(final long bytes) {
-        return new RdmaClient(config.withMaxRegisteredBytes(bytes));
+        return with(config.withMaxRegisteredBytes(bytes));
     }
 
     /**
@@ -88,12 +95,12 @@ public final class RdmaClient {
      *               {@link CodecRegistry#defaults()}); e.g. {@code CodecRegistry.defaults().with(Order.class, orderCodec)}
      */
     public RdmaClient codecs(final CodecRegistry codecs) {
-        return new RdmaClient(config.withCodecs(java.util.Objects.requireNonNull(codecs, "codecs")));
+        return with(config.withCodecs(java.util.Objects.requireNonNull(codecs, "codecs")));
     }
 
     /** @param messages how many messages the peer may send ahead of this side's consumption */
     public RdmaClient prefetch(final int messages) {
-        return new RdmaClient(config.withPrefetch(messages));
+        return with(config.withPrefetch(messages));
     }
 
     /**
@@ -103,12 +110,12 @@ public final class RdmaClient {
      */
     public RdmaClient idleStrategy(final String strategy) {
         io.rdmareactive.internal.driver.IdleStrategies.parse(strategy); // fail here, not at connect
-        return new RdmaClient(config.withIdle(strategy));
+        return with(config.withIdle(strategy));
     }
 
     /** @param timeout how long {@link Connection#requestResponse} waits for its answer (default 30 s) */
     public RdmaClient requestTimeout(final Duration timeout) {
-        return new RdmaClient(config.withRequestTimeout(timeout));
+        return with(config.withRequestTimeout(timeout));
     }
 
     /**
@@ -121,13 +128,13 @@ public final class RdmaClient {
      * @throws IllegalArgumentException if it is shorter than 16 bytes
      */
     public RdmaClient secret(final byte[] secret) {
-        return new RdmaClient(config.withSecret(
+        return with(config.withSecret(
             io.rdmareactive.internal.protocol.HandshakeAuthentication.checkSecret(secret, "RdmaClient.secret")));
     }
 
     /** @param timeout how long to wait for the server to answer (and, with a secret, to prove it knows it) */
     public RdmaClient connectTimeout(final Duration timeout) {
-        return new RdmaClient(config.withConnectTimeout(timeout));
+        return with(config.withConnectTimeout(timeout));
     }
 
     /**
@@ -137,7 +144,31 @@ public final class RdmaClient {
      *                client's)
      */
     public RdmaClient runOn(final RdmaRuntime runtime) {
-        return new RdmaClient(config.withRuntime(java.util.Objects.requireNonNull(runtime, "runtime")));
+        return with(config.withRuntime(java.util.Objects.requireNonNull(runtime, "runtime")));
+    }
+
+    /**
+     * Adds a hook called with each connection this client makes, before {@link #connect()} hands it over (on the
+     * thread that made it): e.g. to log {@link Connection#peer()} or to set up what every connection needs. Hooks
+     * added earlier run first. If a hook throws, the connection is closed (its {@link #doOnDisconnected} hooks then
+     * run) and {@link #connect()} fails with what the hook threw.
+     *
+     * @param hook called once per connection made
+     */
+    public RdmaClient doOnConnected(final java.util.function.Consumer<? super Connection> hook) {
+        return new RdmaClient(config, hooks.onConnected(hook));
+    }
+
+    /**
+     * Adds a hook called once when a connection this client made ends, however it ends: disposed of by either side,
+     * the peer died or fell silent, or the runtime stopped. It runs on the thread that finished closing the
+     * connection, once what it held is freed ({@link Connection#onDispose()} has completed). Hooks added earlier run
+     * first; one that throws is logged, and the others still run.
+     *
+     * @param hook called once per connection that was handed to {@link #doOnConnected} hooks
+     */
+    public RdmaClient doOnDisconnected(final java.util.function.Consumer<? super Connection> hook) {
+        return new RdmaClient(config, hooks.onDisconnected(hook));
     }
 
     /**
@@ -165,6 +196,7 @@ public final class RdmaClient {
                 final Connection connection;
                 try {
                     connection = open();
+                    hooks.connected(connection); // throws what a hook threw, the connection closed
                 } catch (final RuntimeException ex) {
                     sink.error(ex);
                     return;

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -27,28 +28,30 @@ public final class RdmaServer {
     private final RdmaConfig config;
     private final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler;
     private final StreamHandler streamHandler;
-
-    private RdmaServer(final RdmaConfig config,
-                       final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler) {
-        this(config, handler, null);
-    }
+    private final ConnectionHooks hooks;
 
     private RdmaServer(final RdmaConfig config,
                        final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler,
-                       final StreamHandler streamHandler) {
+                       final StreamHandler streamHandler, final ConnectionHooks hooks) {
         this.config = config;
         this.handler = handler;
         this.streamHandler = streamHandler;
+        this.hooks = hooks;
+    }
+
+    /** @return this server with {@code config} instead of its own, and its handlers and hooks */
+    private RdmaServer with(final RdmaConfig config) {
+        return new RdmaServer(config, handler, streamHandler, hooks);
     }
 
     /** @return a server with the defaults: provider {@code auto}, 16 streams of 64 KiB rings, 16 MiB messages */
     public static RdmaServer create() {
-        return new RdmaServer(RdmaConfig.DEFAULTS, (in, out) -> Mono.never());
+        return new RdmaServer(RdmaConfig.DEFAULTS, (in, out) -> Mono.never(), null, ConnectionHooks.NONE);
     }
 
     /** @param provider {@code auto}, {@code shm} or {@code verbs} */
     public RdmaServer provider(final String provider) {
-        return new RdmaServer(config.withProvider(provider), handler, streamHandler);
+        return with(config.withProvider(provider));
     }
 
     /**
@@ -57,12 +60,12 @@ public final class RdmaServer {
      *                docs/getting-started.md)
      */
     public RdmaServer address(final String address) {
-        return new RdmaServer(config.withAddress(address), handler, streamHandler);
+        return with(config.withAddress(address));
     }
 
     /** @param directory where the shared-memory provider keeps its files (clients must use the same) */
     public RdmaServer directory(final Path directory) {
-        return new RdmaServer(config.withDirectory(directory), handler, streamHandler);
+        return with(config.withDirectory(directory));
     }
 
     /**
@@ -70,12 +73,12 @@ public final class RdmaServer {
      * @param ringCapacity the largest ring a client may ask for (clients choose within these)
      */
     public RdmaServer rings(final int streams, final int ringCapacity) {
-        return new RdmaServer(config.withRings(streams, ringCapacity), handler, streamHandler);
+        return with(config.withRings(streams, ringCapacity));
     }
 
     /** @param bytes the largest message */
     public RdmaServer maxMessageLength(final int bytes) {
-        return new RdmaServer(config.withMaxMessageLength(bytes), handler, streamHandler);
+        return with(config.withMaxMessageLength(bytes));
     }
 
     /**
@@ -83,7 +86,7 @@ public final class RdmaServer {
      * @param timeout   how long a silent peer is tolerated before the connection fails
      */
     public RdmaServer liveness(final Duration keepalive, final Duration timeout) {
-        return new RdmaServer(config.withLiveness(keepalive, timeout), handler, streamHandler);
+        return with(config.withLiveness(keepalive, timeout));
     }
 
     /**
@@ -96,9 +99,8 @@ public final class RdmaServer {
      * @throws IllegalArgumentException if it is shorter than 16 bytes
      */
     public RdmaServer secret(final byte[] secret) {
-        return new RdmaServer(config.withSecret(
-            io.rdmareactive.internal.protocol.HandshakeAuthentication.checkSecret(secret, "RdmaServer.secret")),
-            handler, streamHandler);
+        return with(config.withSecret(
+            io.rdmareactive.internal.protocol.HandshakeAuthentication.checkSecret(secret, "RdmaServer.secret")));
     }
 
     /**
@@ -108,7 +110,7 @@ public final class RdmaServer {
      * @param connections at least 1 (default: 1,024)
      */
     public RdmaServer maxConnections(final int connections) {
-        return new RdmaServer(config.withMaxConnections(connections), handler, streamHandler);
+        return with(config.withMaxConnections(connections));
     }
 
     /**
@@ -122,7 +124,7 @@ public final class RdmaServer {
      * @param handshakes at least 1 (default: 64)
      */
     public RdmaServer maxPendingHandshakes(final int handshakes) {
-        return new RdmaServer(config.withMaxPendingHandshakes(handshakes), handler, streamHandler);
+        return with(config.withMaxPendingHandshakes(handshakes));
     }
 
     /**
@@ -134,7 +136,7 @@ public final class RdmaServer {
      *              too, whichever is lower)
      */
     public RdmaServer maxRegisteredBytes(final long bytes) {
-        return new RdmaServer(config.withMaxRegisteredBytes(bytes), handler, streamHandler);
+        return with(config.withMaxRegisteredBytes(bytes));
     }
 
     /**
@@ -143,12 +145,12 @@ public final class RdmaServer {
      *               {@code CodecRegistry.defaults().with(Order.class, orderCodec)}
      */
     public RdmaServer codecs(final CodecRegistry codecs) {
-        return new RdmaServer(config.withCodecs(Objects.requireNonNull(codecs, "codecs")), handler, streamHandler);
+        return with(config.withCodecs(Objects.requireNonNull(codecs, "codecs")));
     }
 
     /** @param messages how many messages a client may send ahead of this side's consumption */
     public RdmaServer prefetch(final int messages) {
-        return new RdmaServer(config.withPrefetch(messages), handler, streamHandler);
+        return with(config.withPrefetch(messages));
     }
 
     /**
@@ -158,7 +160,7 @@ public final class RdmaServer {
      */
     public RdmaServer idleStrategy(final String strategy) {
         io.rdmareactive.internal.driver.IdleStrategies.parse(strategy); // fail here, not at connect
-        return new RdmaServer(config.withIdle(strategy), handler, streamHandler);
+        return with(config.withIdle(strategy));
     }
 
     /**
@@ -168,7 +170,7 @@ public final class RdmaServer {
      *                server's)
      */
     public RdmaServer runOn(final RdmaRuntime runtime) {
-        return new RdmaServer(config.withRuntime(Objects.requireNonNull(runtime, "runtime")), handler, streamHandler);
+        return with(config.withRuntime(Objects.requireNonNull(runtime, "runtime")));
     }
 
     /**
@@ -177,7 +179,7 @@ public final class RdmaServer {
      *                closes when its publisher ends
      */
     public RdmaServer handle(final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler) {
-        return new RdmaServer(config, Objects.requireNonNull(handler, "handler"), streamHandler);
+        return new RdmaServer(config, Objects.requireNonNull(handler, "handler"), streamHandler, hooks);
     }
 
     /**
@@ -186,7 +188,31 @@ public final class RdmaServer {
      *                {@link Connection#requestChannel}; without one, such requests fail
      */
     public RdmaServer handleStreams(final StreamHandler handler) {
-        return new RdmaServer(config, this.handler, Objects.requireNonNull(handler, "handler"));
+        return new RdmaServer(config, this.handler, Objects.requireNonNull(handler, "handler"), hooks);
+    }
+
+    /**
+     * Adds a hook called with each accepted connection, on its event loop, just before the handler: e.g. to count
+     * connections or to log {@link Connection#peer()}. Hooks added earlier run first. If a hook throws, the failure
+     * is logged, the connection is closed (its {@link #doOnDisconnected} hooks then run) and the handler is not
+     * called; the server carries on.
+     *
+     * @param hook called once per connection; it should return at once, as the handler should
+     */
+    public RdmaServer doOnConnection(final Consumer<? super Connection> hook) {
+        return new RdmaServer(config, handler, streamHandler, hooks.onConnected(hook));
+    }
+
+    /**
+     * Adds a hook called once when a connection of this server ends, however it ends: its handler's publisher ended,
+     * either side disposed of it, the peer died or fell silent, or the server was disposed. It runs on the thread that
+     * finished closing the connection, once what it held is freed ({@link Connection#onDispose()} has completed).
+     * Hooks added earlier run first; one that throws is logged, and the others still run.
+     *
+     * @param hook called once per connection that was handed to {@link #doOnConnection} hooks and the handler
+     */
+    public RdmaServer doOnDisconnected(final Consumer<? super Connection> hook) {
+        return new RdmaServer(config, handler, streamHandler, hooks.onDisconnected(hook));
     }
 
     /**
@@ -198,7 +224,7 @@ public final class RdmaServer {
     public Mono<DisposableServer> bind() {
         return Mono.<DisposableServer>fromCallable(() -> {
             try {
-                return DefaultServer.start(config, handler, streamHandler);
+                return DefaultServer.start(config, handler, streamHandler, hooks);
             } catch (final LinkageError error) { // Reactor would rethrow it, not signal it: the bind would hang
                 throw Installation.failed("RdmaServer.bind()", error);
             }
