@@ -19,7 +19,20 @@ public interface Connection extends Disposable {
     /** @return where to send messages to the peer */
     Outbound outbound();
 
-    /** @return who the peer is, for logs */
+    /**
+     * Who the peer is, as the provider knows it: for logs, and for a handler or hook to tell its peers apart. It is
+     * what the transport reports, not a proven identity (for that, see {@code secret(byte[])} on the builders).
+     * <ul>
+     *   <li>shared memory, on the server: {@code process <pid>, device <device id>, queue pair <n>}, the client's
+     *   process id first;</li>
+     *   <li>shared memory, on the client: {@code listener '<address>', device <device id>, queue pair <n>};</li>
+     *   <li>verbs: the peer's {@code IP:port} (on the client, the address it connected to).</li>
+     * </ul>
+     * A shared-memory device id is {@code <pid>-<hex>}: the process id of the process that opened the device, and a
+     * number that tells its devices apart.
+     *
+     * @return the peer's description, fixed for the connection's life
+     */
     String peer();
 
     /**

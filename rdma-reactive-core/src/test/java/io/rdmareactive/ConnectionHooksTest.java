@@ -190,6 +190,34 @@ class ConnectionHooksTest {
     }
 
     @Test
+    void theServersHandlerAndHookSeeTheClientsProcessIdAndTheClientSeesTheListener() throws Exception {
+        final String address = ShmTestSupport.uniqueAddress("peer");
+        final CompletableFuture<String> hookSaw = new CompletableFuture<>();
+        final CompletableFuture<String> handlerSaw = new CompletableFuture<>();
+        final DisposableServer server = ShmTestSupport.server(directory, address)
+            .doOnConnection(connection -> hookSaw.complete(connection.peer()))
+            .handle((in, out) -> {
+                handlerSaw.complete(in.connection().peer());
+                return Mono.never();
+            })
+            .bindNow();
+        try {
+            final Connection connection = ShmTestSupport.client(directory, address).connectNow();
+            final long pid = ProcessHandle.current().pid();
+            assertThat(handlerSaw).succeedsWithin(ShmTestSupport.BOUND).asString()
+                .as("the client's process id and device").startsWith("process " + pid + ", device " + pid + "-")
+                .contains("queue pair ");
+            assertThat(hookSaw).succeedsWithin(ShmTestSupport.BOUND).isEqualTo(handlerSaw.get());
+            assertThat(connection.peer()).as("the client sees the server's listener")
+                .startsWith("listener '" + address + "', device " + pid + "-");
+            connection.dispose();
+        } finally {
+            server.dispose();
+            server.onDispose().block(ShmTestSupport.BOUND);
+        }
+    }
+
+    @Test
     void hooksMustNotBeNull() {
         assertThatThrownBy(() -> RdmaServer.create().doOnConnection(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> RdmaServer.create().doOnDisconnected(null)).isInstanceOf(NullPointerException.class);

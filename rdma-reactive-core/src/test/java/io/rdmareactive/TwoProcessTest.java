@@ -92,6 +92,30 @@ class TwoProcessTest {
             assertThat(ShmTestSupport.runtimeThreads(address)).as("runtime threads of the client").isEmpty());
     }
 
+    @Test
+    void aPeerKilledRunsTheDisconnectedHookOnceWithTheConnectionThatNamedThePeersProcess() throws Exception {
+        final String address = addressServedByTheChild("hooked");
+        child = Child.startWith(childJvmOptions(), "stream-forever", directory.toString(), address);
+        child.awaitLine(ChildPeer.LISTENING);
+        final List<Connection> disconnected = Collections.synchronizedList(new ArrayList<>());
+        final Connection connection = ShmTestSupport.client(directory, address)
+            .liveness(ChildPeer.KEEPALIVE, ChildPeer.LIVENESS_TIMEOUT)
+            .doOnDisconnected(disconnected::add)
+            .connectNow();
+        assertThat(connection.peer()).as("who the peer is: the child's listener and device")
+            .startsWith("listener '" + address + "', device " + child.process.pid() + "-");
+
+        child.kill(); // SIGKILL: the connection ends without a word from the peer
+
+        Awaitility.await().atMost(ShmTestSupport.BOUND).untilAsserted(() ->
+            assertThat(disconnected).as("the hook heard that the peer died").hasSize(1));
+        assertThat(disconnected.get(0)).isSameAs(connection);
+        assertThat(connection.isDisposed()).isTrue();
+        connection.dispose(); // disposing of it again runs no hook again
+        Thread.sleep(200);
+        assertThat(disconnected).as("once").hasSize(1);
+    }
+
     /**
      * What a close reports about messages the API called sent, with the peer stopped (SIGSTOP, as a long GC pause
      * would) while they were sent and the connection closed, and for longer than its liveness timeout: every one
