@@ -68,9 +68,12 @@ final class DefaultServer implements DisposableServer {
     static DefaultServer start(final RdmaConfig config,
                                final BiFunction<? super Inbound, ? super Outbound, ? extends Publisher<Void>> handler,
                                final StreamHandler streamHandler, final ConnectionHooks hooks) {
-        final String address = config.requireAddress("RdmaServer.bind()");
         final RdmaRuntime runtime = config.acquireRuntime();
+        String address = config.address();
         try {
+            if (address == null) {
+                address = ephemeralAddress(runtime);
+            }
             final DefaultServer server = new DefaultServer(config, runtime, runtime.device.listen(address), handler,
                 streamHandler, hooks);
             server.acceptor.start();
@@ -80,6 +83,21 @@ final class DefaultServer implements DisposableServer {
             throw ex instanceof RdmaException rdma
                 ? new RdmaConnectionException("cannot listen at '" + address + "': " + rdma.getMessage(), rdma) : ex;
         }
+    }
+
+    /**
+     * A fresh address for a server given none: on shared memory a name no other server of this machine uses
+     * ({@code server-<pid>-<random hex>}); verbs has no such default (its port 0 needs the interface's host).
+     *
+     * @throws IllegalStateException on a provider other than shared memory
+     */
+    private static String ephemeralAddress(final RdmaRuntime runtime) {
+        if (!"shm".equals(runtime.device.providerName())) {
+            throw new IllegalStateException("RdmaServer.bind() on the " + runtime.device.providerName()
+                + " provider needs an address: call address(\"host:port\") first (port 0 for a free port)");
+        }
+        return "server-" + ProcessHandle.current().pid() + "-"
+            + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 16);
     }
 
     /**

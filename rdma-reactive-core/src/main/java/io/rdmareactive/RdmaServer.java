@@ -55,6 +55,10 @@ public final class RdmaServer {
     }
 
     /**
+     * Sets where to listen. Without an address, a server on shared memory listens at a fresh name of its own
+     * ({@code server-<pid>-<random hex>}), which {@link DisposableServer#address()} names, so that tests and
+     * in-process servers need not invent unique names; on verbs the address is required.
+     *
      * @param address where to listen: shared memory, a name or an absolute socket path; verbs, {@code host:port},
      *                port 0 for a free one ({@link DisposableServer#address()} names it; the forms are listed in
      *                docs/getting-started.md)
@@ -219,7 +223,8 @@ public final class RdmaServer {
      * @return the bound server, or an {@link RdmaConnectionException} that says why it cannot listen; an
      *     {@link IllegalStateException} if this JVM lacks one of the options every JVM that uses rdma-reactive needs
      *     ({@code --enable-native-access=ALL-UNNAMED}, {@code --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED}),
-     *     at once and naming it, or if the runtime given to {@link #runOn} was disposed or broke
+     *     at once and naming it, if the runtime given to {@link #runOn} was disposed or broke, or if the provider is
+     *     verbs and no {@link #address(String)} was given
      */
     public Mono<DisposableServer> bind() {
         return Mono.<DisposableServer>fromCallable(() -> {

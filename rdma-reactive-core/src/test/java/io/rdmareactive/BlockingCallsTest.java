@@ -105,6 +105,31 @@ class BlockingCallsTest {
     }
 
     @Test
+    void aServerWithoutAnAddressListensAtAFreshNameThatItsAddressNames() {
+        final RdmaServer unnamed = RdmaServer.create().provider("shm").directory(directory).idleStrategy("backoff")
+            .handle((in, out) -> out.send(in.receive(Codecs.UTF8_STRING), Codecs.UTF8_STRING));
+        final DisposableServer first = unnamed.bindNow();
+        final DisposableServer second = unnamed.bindNow();
+        try {
+            assertThat(first.address()).as("a fresh name").startsWith("server-" + ProcessHandle.current().pid() + "-");
+            assertThat(second.address()).as("another server's fresh name").isNotEqualTo(first.address());
+            final Connection connection = ShmTestSupport.client(directory, first.address()).connectNow();
+            try {
+                connection.outbound().send(Flux.just("echo"), Codecs.UTF8_STRING).then().subscribe();
+                assertThat(connection.inbound().receive(Codecs.UTF8_STRING).next().block(ShmTestSupport.BOUND))
+                    .as("a client reaches the server at its address()").isEqualTo("echo");
+            } finally {
+                connection.dispose();
+            }
+        } finally {
+            first.dispose();
+            second.dispose();
+            first.onDispose().block(ShmTestSupport.BOUND);
+            second.onDispose().block(ShmTestSupport.BOUND);
+        }
+    }
+
+    @Test
     void aTimeoutMustBePositive() {
         assertThatThrownBy(() -> RdmaServer.create().bindNow(Duration.ZERO))
             .isInstanceOf(IllegalArgumentException.class);
