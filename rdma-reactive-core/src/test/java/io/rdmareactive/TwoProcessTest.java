@@ -93,7 +93,7 @@ class TwoProcessTest {
     }
 
     @Test
-    void aPeerKilledRunsTheDisconnectedHookOnceWithTheConnectionThatNamedThePeersProcess() throws Exception {
+    void aPeerKilledRunsTheDisconnectedHookOnceWithTheConnectionThatNamedThePeer() throws Exception {
         final String address = addressServedByTheChild("hooked");
         child = Child.startWith(childJvmOptions(), "stream-forever", directory.toString(), address);
         child.awaitLine(ChildPeer.LISTENING);
@@ -102,8 +102,12 @@ class TwoProcessTest {
             .liveness(ChildPeer.KEEPALIVE, ChildPeer.LIVENESS_TIMEOUT)
             .doOnDisconnected(disconnected::add)
             .connectNow();
-        assertThat(connection.peer()).as("who the peer is: the child's listener and device")
-            .startsWith("listener '" + address + "', device " + child.process.pid() + "-");
+        if ("verbs".equals(ShmTestSupport.provider())) {
+            assertThat(connection.peer()).as("who the peer is on verbs: the address connected to").isEqualTo(address);
+        } else {
+            assertThat(connection.peer()).as("who the peer is: the child's listener and device")
+                .startsWith("listener '" + address + "', device " + child.process.pid() + "-");
+        }
 
         child.kill(); // SIGKILL: the connection ends without a word from the peer
 
