@@ -23,8 +23,8 @@ import java.util.function.Consumer;
  * differed from the sum each rank computed itself ({@link AllReduceBench}).
  *
  * <pre>
- *   ./mvnw -q -pl samples -am -Pall-reduce -DskipTests package
- *   ./mvnw -q -pl samples -am -Pall-reduce -DskipTests package -Dsample.args="--processes=8 --max-bytes=256M"
+ *   ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=all-reduce
+ *   ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=all-reduce -Dsample.args="--processes=8 --max-bytes=256M"
  * </pre>
  *
  * <p>On RDMA hardware, {@code --provider=verbs --addresses=IP:PORT} (an address of the RDMA interface; the ranks

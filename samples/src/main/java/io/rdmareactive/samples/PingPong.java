@@ -35,8 +35,8 @@ import reactor.core.publisher.Sinks;
  * first 10% are discarded as warm-up, and the percentiles and the rate are printed.
  *
  * <pre>
- *   ./mvnw -q -pl samples -am -Pping-pong -DskipTests package
- *   ./mvnw -q -pl samples -am -Pping-pong -DskipTests package -Dsample.args="--round-trips=200000 --size=256 --idle=yielding"
+ *   ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=ping-pong
+ *   ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=ping-pong -Dsample.args="--round-trips=200000 --size=256 --idle=yielding"
  * </pre>
  *
  * <p>By default the ping starts the pong itself, as a second JVM with the same class path. To run the two sides by

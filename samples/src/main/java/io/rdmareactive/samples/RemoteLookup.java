@@ -20,8 +20,8 @@ import java.util.function.Supplier;
  * sees, against {@code requestResponse} calls that the server's handler answers from the same memory.
  *
  * <pre>
- *   ./mvnw -q -pl samples -am -Premote-lookup -DskipTests package
- *   ./mvnw -q -pl samples -am -Premote-lookup -DskipTests package -Dsample.args="--keys=200000 --lookups=500000"
+ *   ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=remote-lookup
+ *   ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=remote-lookup -Dsample.args="--keys=200000 --lookups=500000"
  * </pre>
  *
  * <p>By default the client starts the server as a second JVM with the same class path, on the shared-memory

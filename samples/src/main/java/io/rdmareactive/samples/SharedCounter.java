@@ -39,8 +39,8 @@ import reactor.core.scheduler.Schedulers;
  * they do when every value before was handed out once.
  *
  * <pre>
- *   ./mvnw -q -pl samples -am -Pshared-counter -DskipTests package
- *   ./mvnw -q -pl samples -am -Pshared-counter -DskipTests package -Dsample.args="--processes=8 --increments=100000"
+ *   ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=shared-counter
+ *   ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=shared-counter -Dsample.args="--processes=8 --increments=100000"
  * </pre>
  *
  * It exits 0 only when every check passed. A client is this class with {@code --role=incrementer}; the server starts

@@ -31,8 +31,8 @@ import reactor.core.scheduler.Schedulers;
  * program can count both ends; they talk through the provider exactly as two processes do).
  *
  * <pre>
- *   ./mvnw -q -pl samples -am -Pslow-consumer -DskipTests package
- *   ./mvnw -q -pl samples -am -Pslow-consumer -DskipTests package -Dsample.args="--messages=10000 --prefetch=64"
+ *   ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=slow-consumer
+ *   ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=slow-consumer -Dsample.args="--messages=10000 --prefetch=64"
  * </pre>
  *
  * <p>The subscriber asks for everything ({@code request(Long.MAX_VALUE)}) and then is slow. The connection does not

@@ -40,8 +40,8 @@ import reactor.core.scheduler.Schedulers;
  * {@code publishOn}, off the event loops, as a consumer that blocks should be).
  *
  * <pre>
- *   ./mvnw -q -pl samples -am -Psoak -DskipTests package                                  (2 minutes)
- *   ./mvnw -q -pl samples -am -Psoak -DskipTests package -Dsample.args="--seconds=7200"   (2 hours)
+ *   ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=soak                                  (2 minutes)
+ *   ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=soak -Dsample.args="--seconds=7200"   (2 hours)
  * </pre>
  *
  * <p>Every receiver checks each message as it arrives: its CRC, and its sequence number against the next one due

@@ -17,8 +17,9 @@
  *       nccl-tests' table of time, algbw and busbw per size.</li>
  * </ul>
  *
- * <p>Each runs from Maven with a profile ({@code -Pping-pong}, {@code -Pslow-consumer}, {@code -Premote-lookup},
- * {@code -Pshared-counter}, {@code -Pall-reduce}) or as a plain {@code main}
+ * <p>Each runs from Maven by name through {@link io.rdmareactive.samples.Samples}
+ * ({@code ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=ping-pong}; without {@code -Dsample} it
+ * lists them) or as a plain {@code main}
  * with the two flags every rdma-reactive JVM needs: {@code --enable-native-access=ALL-UNNAMED} and
  * {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED}.
  */

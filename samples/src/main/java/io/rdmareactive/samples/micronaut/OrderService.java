@@ -8,7 +8,7 @@ import io.micronaut.context.ApplicationContext;
  * stops gracefully and exits 0. Start the pricing service first, or within {@code connect-timeout} (120 s here):
  * until then the client keeps trying to connect.
  *
- * <pre>./mvnw -q -pl samples -am -Porder-service -DskipTests package</pre>
+ * <pre>./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=order-service</pre>
  */
 public final class OrderService {
 

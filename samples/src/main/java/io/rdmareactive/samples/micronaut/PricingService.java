@@ -7,7 +7,7 @@ import java.util.concurrent.CountDownLatch;
  * The pricing service: a Micronaut application (environment {@code pricing}, {@code application-pricing.yml}) whose
  * {@link PricingListener} serves the order service. It runs until Ctrl-C, then stops gracefully.
  *
- * <pre>./mvnw -q -pl samples -am -Ppricing-service -DskipTests package</pre>
+ * <pre>./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=pricing-service</pre>
  */
 public final class PricingService {
 
