@@ -3,6 +3,7 @@ package io.rdmareactive.micronaut.config;
 import io.micronaut.context.annotation.EachProperty;
 import io.micronaut.context.annotation.Parameter;
 import io.micronaut.context.exceptions.ConfigurationException;
+import io.rdmareactive.RdmaDefaults;
 import java.time.Duration;
 
 /**
@@ -14,8 +15,8 @@ import java.time.Duration;
 @EachProperty(value = "rdma.clients", primary = "default")
 public class RdmaClientConfiguration extends RdmaEndpointConfiguration {
 
-    private Duration requestTimeout = Duration.ofSeconds(30);
-    private Duration connectTimeout = Duration.ofSeconds(10);
+    private Duration requestTimeout = RdmaDefaults.REQUEST_TIMEOUT;
+    private Duration connectTimeout = RdmaDefaults.CONNECT_TIMEOUT;
     private Duration reconnectMinBackoff = Duration.ofMillis(100);
     private Duration reconnectMaxBackoff = Duration.ofSeconds(5);
 

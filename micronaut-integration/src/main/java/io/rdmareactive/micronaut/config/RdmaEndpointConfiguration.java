@@ -1,6 +1,7 @@
 package io.rdmareactive.micronaut.config;
 
 import io.micronaut.context.exceptions.ConfigurationException;
+import io.rdmareactive.RdmaDefaults;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -19,13 +20,13 @@ public abstract class RdmaEndpointConfiguration {
     private String address;
     private String provider;
     private Path directory;
-    private int streams = 16;
-    private int ringCapacity = 64 * 1024;
-    private int maxMessageLength = 16 * 1024 * 1024;
-    private int prefetch = 256;
+    private int streams = RdmaDefaults.STREAMS;
+    private int ringCapacity = RdmaDefaults.RING_CAPACITY;
+    private int maxMessageLength = RdmaDefaults.MAX_MESSAGE_LENGTH;
+    private int prefetch = RdmaDefaults.PREFETCH;
     private String idleStrategy;
-    private Duration keepalive = Duration.ofSeconds(1);
-    private Duration livenessTimeout = Duration.ofSeconds(5);
+    private Duration keepalive = RdmaDefaults.KEEPALIVE;
+    private Duration livenessTimeout = RdmaDefaults.LIVENESS_TIMEOUT;
     private byte[] secret;
 
     /**

@@ -3,6 +3,7 @@ package io.rdmareactive.micronaut.config;
 import io.micronaut.context.annotation.EachProperty;
 import io.micronaut.context.annotation.Parameter;
 import io.micronaut.context.exceptions.ConfigurationException;
+import io.rdmareactive.RdmaDefaults;
 
 /**
  * {@code rdma.servers.<name>.*}: a server that serves the {@link io.rdmareactive.micronaut.RdmaChannel} methods of the
@@ -13,8 +14,8 @@ import io.micronaut.context.exceptions.ConfigurationException;
 @EachProperty(value = "rdma.servers", primary = "default")
 public class RdmaServerConfiguration extends RdmaEndpointConfiguration {
 
-    private int maxConnections = 1024;
-    private int maxPendingHandshakes = 64;
+    private int maxConnections = RdmaDefaults.MAX_CONNECTIONS;
+    private int maxPendingHandshakes = RdmaDefaults.MAX_PENDING_HANDSHAKES;
 
     /** @param name the {@code <name>} of {@code rdma.servers.<name>.*} */
     public RdmaServerConfiguration(@Parameter final String name) {

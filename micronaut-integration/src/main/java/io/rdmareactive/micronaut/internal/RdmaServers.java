@@ -75,7 +75,7 @@ public class RdmaServers {
             }
             final DisposableServer disposable;
             try {
-                disposable = server.bind().block(Duration.ofSeconds(30));
+                disposable = server.bindNow();
             } catch (final RuntimeException ex) {
                 throw new ConfigurationException("the RDMA server " + config.key("address") + " = " + address
                     + " cannot listen: " + ex.getMessage(), ex);
