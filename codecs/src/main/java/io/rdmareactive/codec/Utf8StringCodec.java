@@ -146,10 +146,6 @@ final class Utf8StringCodec implements Codec<String> {
         return NAME;
     }
 
-    /**
-     * How many chars at the start of {@code value} are ASCII. Eight at a time (one branch per eight chars, on the OR of
-     * them), then one at a time for the rest.
-     */
     /** Decode scratch arrays up to this size are kept per thread; larger ranges get an array of their own. */
     static final int MAX_RETAINED_SCRATCH = 64 * 1024;
 
@@ -185,6 +181,10 @@ final class Utf8StringCodec implements Codec<String> {
         return any < 0x80;
     }
 
+    /**
+     * How many chars at the start of {@code value} are ASCII. Eight at a time (one branch per eight chars, on the OR of
+     * them), then one at a time for the rest.
+     */
     private static int asciiPrefixLength(final String value) {
         final int chars = value.length();
         int i = 0;

@@ -130,12 +130,14 @@ public final class RdmaRingLink implements RingLink {
      * then for the right neighbour to close the connection to it, and lets the server go; each wait bounded.
      */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         try {
             toRight.tryEmitComplete();
             waiter.await(() -> fromLeft.completed() || fromLeft.failure() != null, () -> null,
                 () -> "the end of the left neighbour's stream");
             right.onDispose().onErrorComplete().timeout(CLOSING, Mono.fromRunnable(right::dispose)).block();
+        } catch (final InterruptedException ex) {
+            Thread.currentThread().interrupt();
         } finally {
             right.dispose();
             server.dispose();

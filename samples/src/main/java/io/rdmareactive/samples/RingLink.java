@@ -49,7 +49,10 @@ public interface RingLink extends AutoCloseable {
      */
     void awaitReceived(long slice) throws InterruptedException;
 
-    /** Ends the stream to the right once the left neighbour has ended its own, and lets the transport go. */
+    /**
+     * Ends the stream to the right once the left neighbour has ended its own, and lets the transport go. Interrupted
+     * while waiting, it lets the transport go at once and leaves the thread's interrupt status set.
+     */
     @Override
-    void close() throws InterruptedException;
+    void close();
 }

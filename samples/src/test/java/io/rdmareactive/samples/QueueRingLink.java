@@ -54,7 +54,7 @@ final class QueueRingLink implements RingLink {
 
     @SuppressWarnings("unchecked")
     private static BlockingQueue<float[]>[] queues(final int ranks, final int capacity) {
-        final BlockingQueue<float[]>[] queues = new BlockingQueue[ranks];
+        final BlockingQueue<float[]>[] queues = (BlockingQueue<float[]>[]) new BlockingQueue<?>[ranks];
         for (int i = 0; i < ranks; i++) {
             queues[i] = new ArrayBlockingQueue<>(capacity);
         }

@@ -135,12 +135,14 @@ final class TcpRingLink implements RingLink {
      * end), waits for the left neighbour to close its own, and lets the server go.
      */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         try {
             awaitSent();
             toRight.dispose();
             waiter.await(() -> fromLeft.completed() || fromLeft.failure() != null, () -> null,
                 () -> "the end of the left neighbour's stream");
+        } catch (final InterruptedException ex) {
+            Thread.currentThread().interrupt();
         } finally {
             dispose();
         }

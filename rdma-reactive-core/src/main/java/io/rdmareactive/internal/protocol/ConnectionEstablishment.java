@@ -360,13 +360,6 @@ public final class ConnectionEstablishment {
         return privateData;
     }
 
-    /**
-     * The listener's check of a client's proposal: a well-formed handshake ({@link HandshakeFlyweight#validate}) that
-     * asks for no more stream slots and no larger rings than this side allows.
-     *
-     * @param proposal wrapped around the private data when it is a well-formed handshake
-     * @return null if acceptable, else the reason (for both sides)
-     */
     /** @return this side's authenticated handshake: its settings, AUTH, a nonce; no keys (and no MAC yet) */
     private static byte[] authenticatedHandshake(final ProtocolOptions options, final byte[] nonce,
                                                  final boolean direct) {
@@ -380,6 +373,13 @@ public final class ConnectionEstablishment {
         return privateData;
     }
 
+    /**
+     * The listener's check of a client's proposal: a well-formed handshake ({@link HandshakeFlyweight#validate}) that
+     * asks for no more stream slots and no larger rings than this side allows.
+     *
+     * @param proposal wrapped around the private data when it is a well-formed handshake
+     * @return null if acceptable, else the reason (for both sides)
+     */
     private static String checkProposal(final byte[] privateData, final ProtocolOptions mine,
                                         final HandshakeFlyweight proposal) {
         final String problem = validate(privateData, proposal);

@@ -143,6 +143,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
         signal();
     }
 
+    @SuppressWarnings("rawtypes") // a field updater names the class, which has no type arguments
     private static final java.util.concurrent.atomic.AtomicReferenceFieldUpdater<OutboundStream, Subscription>
         UPSTREAM = java.util.concurrent.atomic.AtomicReferenceFieldUpdater.newUpdater(OutboundStream.class,
         Subscription.class, "upstream");
@@ -472,7 +473,7 @@ public final class OutboundStream<T> implements CoreSubscriber<T>, Runnable {
     private void report() {
         if (unreportedMessages > 0) {
             final long averageLength = unreportedBytes / unreportedMessages;
-            ahead = averageLength == 0 ? BATCH : (int) Math.clamp(BYTES_AHEAD / averageLength, MIN_AHEAD, BATCH);
+            ahead = averageLength == 0 ? BATCH : Math.clamp(BYTES_AHEAD / averageLength, MIN_AHEAD, BATCH);
             stream.tookDemand(unreportedMessages);
             counters.messagesSent().getAndAdd(unreportedMessages);
             counters.bytesSent().getAndAdd(unreportedBytes);

@@ -22,8 +22,8 @@ final class GuardedBuffer extends UnsafeBuffer {
 
     /** @return a guarded buffer over {@code [index, index + length)} clipped to the array */
     static GuardedBuffer exactly(final byte[] array, final long index, final long length) {
-        final int from = (int) Math.clamp(index, 0, array.length);
-        final int to = (int) Math.clamp(index + Math.max(0, length), from, array.length);
+        final int from = Math.clamp(index, 0, array.length);
+        final int to = Math.clamp(index + Math.max(0, length), from, array.length);
         return new GuardedBuffer(array, from, to);
     }
 
