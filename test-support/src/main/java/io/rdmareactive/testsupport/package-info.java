@@ -1,0 +1,7 @@
+/**
+ * What the tests of every module share, one copy each: {@link io.rdmareactive.testsupport.ChildJvmLauncher} starts a
+ * second JVM with this build's flags and class path and hands back a {@link io.rdmareactive.testsupport.ChildJvm}
+ * whose output is kept and whose waits are bounded; {@link io.rdmareactive.testsupport.AllocationMeter} counts the
+ * heap bytes threads allocate while a hot path runs.
+ */
+package io.rdmareactive.testsupport;
