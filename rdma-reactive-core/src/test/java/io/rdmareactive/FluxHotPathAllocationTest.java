@@ -2,10 +2,9 @@ package io.rdmareactive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rdmareactive.codec.Codecs;
-import java.lang.management.ManagementFactory;
+import io.rdmareactive.testsupport.AllocationMeter;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -44,8 +43,6 @@ class FluxHotPathAllocationTest {
 
     @Test
     void aStreamFromSendToReceiveViewsAllocatesNothingPerMessageOnTheLibrarysThreads() {
-        final com.sun.management.ThreadMXBean threads = allocationCounters();
-
         final String address = ShmTestSupport.uniqueAddress("flux-alloc");
         final AtomicLong received = new AtomicLong();
         final AtomicLong wrongBytes = new AtomicLong();
@@ -72,18 +69,12 @@ class FluxHotPathAllocationTest {
             awaitReceived(received, WARM_UP, failure); // classes loaded, code compiled
             final long[] ids = libraryThreads();
             assertThat(ids).as("the event loops serving both sides").isNotEmpty();
-            final long[] before = threads.getThreadAllocatedBytes(ids);
+            final AllocationMeter loops = AllocationMeter.threads(ids);
             final long from = received.get();
-            awaitReceived(received, from + MEASURED, failure);
-            final long[] after = threads.getThreadAllocatedBytes(ids);
+            final long allocated = loops.allocatedBy(() -> awaitReceived(received, from + MEASURED, failure));
             final long messages = received.get() - from;
-            long allocated = 0;
-            for (int i = 0; i < ids.length; i++) {
-                allocated += after[i] - before[i];
-            }
             assertThat(wrongBytes.get()).as("messages that arrived with other bytes than sent").isZero();
-            assertThat(allocated).as("heap bytes the library's threads allocated for %d messages", messages)
-                .isLessThan(messages);
+            AllocationMeter.assertBelow(allocated, messages, messages, "messages on the library's threads");
         } finally {
             sending.dispose();
             connection.dispose();
@@ -100,8 +91,6 @@ class FluxHotPathAllocationTest {
      */
     @Test
     void aRequestResponseCallAllocatesLittleOnTheLoop() {
-        final com.sun.management.ThreadMXBean threads = allocationCounters();
-
         final String address = ShmTestSupport.uniqueAddress("rr-alloc");
         final DisposableServer server = ShmTestSupport.server(directory, address)
             .handleStreams((kind, in, out) -> out.send(in.receive(Codecs.BYTE_ARRAY).next(), Codecs.BYTE_ARRAY))
@@ -111,17 +100,11 @@ class FluxHotPathAllocationTest {
         final byte[] request = new byte[32];
         try {
             calls(connection, request, 5_000); // classes loaded, code compiled
-            final long[] ids = libraryThreads();
-            final long[] before = threads.getThreadAllocatedBytes(ids);
+            final AllocationMeter loops = AllocationMeter.threads(libraryThreads());
             final int measured = 20_000;
-            calls(connection, request, measured);
-            final long[] after = threads.getThreadAllocatedBytes(ids);
-            long allocated = 0;
-            for (int i = 0; i < ids.length; i++) {
-                allocated += after[i] - before[i];
-            }
+            final long allocated = loops.allocatedBy(() -> calls(connection, request, measured));
             System.out.printf("request/response: %d bytes per call on the event loops%n", allocated / measured);
-            assertThat(allocated / measured).as("bytes the event loops allocated per call").isLessThan(512);
+            AllocationMeter.assertBelow(allocated, 512L * measured, measured, "calls on the event loops");
         } finally {
             connection.dispose();
             server.dispose();
@@ -134,8 +117,6 @@ class FluxHotPathAllocationTest {
      */
     @Test
     void aOneSidedReadAllocatesNothingOnTheLoop() {
-        final com.sun.management.ThreadMXBean threads = allocationCounters();
-
         final String address = ShmTestSupport.uniqueAddress("rma-alloc");
         final DisposableServer server = ShmTestSupport.server(directory, address)
             .handleStreams((kind, in, out) -> out.send(in.receive(Codecs.BYTE_ARRAY).next().map(ignored -> {
@@ -151,20 +132,14 @@ class FluxHotPathAllocationTest {
                 Codecs.BYTE_ARRAY, RegionDescriptor.CODEC).block(ShmTestSupport.BOUND));
             final LocalRegion target = connection.registerRegion(4096);
             reads(remote, target, 5_000); // classes loaded, code compiled
-            final long[] ids = libraryThreads();
-            final long[] before = threads.getThreadAllocatedBytes(ids);
-            final long callerBefore = threads.getCurrentThreadAllocatedBytes();
+            final AllocationMeter loops = AllocationMeter.threads(libraryThreads());
             final int measured = 20_000;
-            reads(remote, target, measured);
-            final long caller = threads.getCurrentThreadAllocatedBytes() - callerBefore;
-            final long[] after = threads.getThreadAllocatedBytes(ids);
-            long allocated = 0;
-            for (int i = 0; i < ids.length; i++) {
-                allocated += after[i] - before[i];
-            }
+            final long[] caller = new long[1];
+            final long allocated = loops.allocatedBy(() -> caller[0] = AllocationMeter.currentThread()
+                .allocatedBy(() -> reads(remote, target, measured)));
             System.out.printf("one-sided read: %d bytes per read on the event loops, %d on the caller%n",
-                allocated / measured, caller / measured);
-            assertThat(allocated / measured).as("bytes the event loops allocated per read").isLessThan(16);
+                allocated / measured, caller[0] / measured);
+            AllocationMeter.assertBelow(allocated, 16L * measured, measured, "reads on the event loops");
             target.close();
         } finally {
             connection.dispose();
@@ -178,17 +153,6 @@ class FluxHotPathAllocationTest {
             remote.read(0, target, 0, 32).block(ShmTestSupport.BOUND);
             assertThat(target.buffer().getLong(0)).isEqualTo(0x0123_4567_89AB_CDEFL);
         }
-    }
-
-    /** @return the JVM's per-thread allocation counters, switched on; the test is skipped where there are none */
-    private static com.sun.management.ThreadMXBean allocationCounters() {
-        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
-            "this JVM cannot count a thread's allocations");
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(threads.isThreadAllocatedMemorySupported(), "allocation counting unsupported");
-        threads.setThreadAllocatedMemoryEnabled(true);
-        return threads;
     }
 
     private static void calls(final Connection connection, final byte[] request, final int count) {

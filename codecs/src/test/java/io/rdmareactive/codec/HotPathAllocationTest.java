@@ -1,13 +1,9 @@
 package io.rdmareactive.codec;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
-import java.lang.management.ManagementFactory;
+import io.rdmareactive.testsupport.AllocationMeter;
 import java.nio.ByteBuffer;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,8 +19,6 @@ class HotPathAllocationTest {
     private static final int CALLS = 10_000;
     private static final int ROUNDS = 5;
 
-    private static com.sun.management.ThreadMXBean threads;
-
     private final UnsafeBuffer ring = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
     private final byte[] bytes = new byte[256];
     private final ByteBuffer byteBuffer = ByteBuffer.allocateDirect(256);
@@ -32,15 +26,6 @@ class HotPathAllocationTest {
     private final String ascii = "order-12345:BUY:100@99.5;" + "x".repeat(100);
     private final String unicode = "Grüße, 世界 😀 and \uD800 unpaired";
     private int sink;
-
-    @BeforeAll
-    static void allocationCounter() {
-        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
-            "this JVM cannot count a thread's allocations");
-        threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(threads.isThreadAllocatedMemorySupported(), "allocation counting unsupported");
-        threads.setThreadAllocatedMemoryEnabled(true);
-    }
 
     @Test
     void encodingAByteArrayAllocatesNothing() {
@@ -99,24 +84,9 @@ class HotPathAllocationTest {
         assertNoAllocation(() -> sink += codec.decode(ring, 64, 128).capacity());
     }
 
-    /**
-     * One-off allocations unrelated to the call (the JIT replacing the loop mid-run, class initialisation) can land
-     * in any single round, so the least of a few rounds is judged: a per-call allocation shows in every round.
-     */
+    /** The least of a few metered runs is judged (see {@link AllocationMeter#leastAllocatedBy}). */
     private void assertNoAllocation(final Runnable call) {
-        for (int i = 0; i < WARM_UP; i++) {
-            call.run();
-        }
-        final long threadId = Thread.currentThread().threadId();
-        long least = Long.MAX_VALUE;
-        for (int round = 0; round < ROUNDS && least >= CALLS / 2; round++) {
-            final long before = threads.getThreadAllocatedBytes(threadId);
-            for (int i = 0; i < CALLS; i++) {
-                call.run();
-            }
-            least = Math.min(least, threads.getThreadAllocatedBytes(threadId) - before);
-        }
-        assertThat(least).as("bytes allocated by %d calls (least of up to %d rounds)", CALLS, ROUNDS)
-            .isLessThan(CALLS / 2);
+        final long least = AllocationMeter.currentThread().leastAllocatedBy(WARM_UP, CALLS, ROUNDS, call);
+        AllocationMeter.assertBelow(least, CALLS / 2, CALLS, "calls (the least of up to " + ROUNDS + " runs)");
     }
 }

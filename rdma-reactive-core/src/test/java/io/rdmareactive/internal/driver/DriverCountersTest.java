@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import io.rdmareactive.ring.OffHeapMemory;
+import io.rdmareactive.testsupport.AllocationMeter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -190,27 +190,19 @@ class DriverCountersTest {
 
     @Test
     void countingAllocatesNothing() {
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         final int rounds = 100_000;
         try (DriverCounters counters = DriverCounters.create(directory, "alloc")) {
             final AtomicCounter connection = counters.newCounter("connection bytes", 9);
             final AtomicCounter sent = counters.messagesSent();
             final AtomicCounter bytes = counters.bytesSent();
-            for (int i = 0; i < 20_000; i++) {
+            final int[] i = {0};
+            final long allocated = AllocationMeter.currentThread().allocatedBy(20_000, rounds, () -> {
                 sent.increment();
-                bytes.getAndAddRelease(i);
-                connection.getAndAddOrdered(i);
-            }
-            final long before = threads.getCurrentThreadAllocatedBytes();
-            for (int i = 0; i < rounds; i++) {
-                sent.increment();
-                bytes.getAndAddRelease(i);
-                connection.getAndAddOrdered(i);
+                bytes.getAndAddRelease(i[0]);
+                connection.getAndAddOrdered(i[0]++);
                 counters.creditStalls().incrementRelease();
-            }
-            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-            assertThat(allocated).as("heap bytes allocated by %d rounds of counting", rounds).isLessThan(rounds / 10);
+            });
+            AllocationMeter.assertNothingPerRound(allocated, rounds, "rounds of counting");
             assertThat(sent.get()).isEqualTo(rounds + 20_000);
         }
     }

@@ -2,7 +2,7 @@ package io.rdmareactive.internal.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.management.ManagementFactory;
+import io.rdmareactive.testsupport.AllocationMeter;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -39,38 +39,22 @@ class ProtocolHotPathAllocationTest {
 
     @Test
     void writingCheckingAndReadingFramesAllocateNothing() {
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         new HandshakeFlyweight().wrap(privateData, 0).write(STREAMS, RING, 1 << 20, 1, 2,
             HandshakeFlyweight.requiredRegionLength(STREAMS, RING));
-        for (int i = 0; i < 20_000; i++) {
-            round(i); // warm up: classes loaded, code compiled
-        }
-        final long before = threads.getCurrentThreadAllocatedBytes();
-        for (int i = 0; i < ROUNDS; i++) {
-            round(i);
-        }
-        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        final int[] i = {0};
+        final long allocated = AllocationMeter.currentThread().allocatedBy(20_000, ROUNDS, () -> round(i[0]++));
 
         assertThat(sink).isNotZero();
-        assertThat(allocated).as("heap bytes allocated by %d rounds", ROUNDS).isLessThan(ROUNDS / 10);
+        AllocationMeter.assertNothingPerRound(allocated, ROUNDS, "rounds of writing, checking and reading frames");
     }
 
     @Test
     void sendingArrivingCheckingAndReadingOnAStreamAllocateNothing() {
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        for (int i = 0; i < 20_000; i++) {
-            streamRound(i);
-        }
-        final long before = threads.getCurrentThreadAllocatedBytes();
-        for (int i = 0; i < ROUNDS; i++) {
-            streamRound(i);
-        }
-        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        final int[] i = {0};
+        final long allocated = AllocationMeter.currentThread().allocatedBy(20_000, ROUNDS, () -> streamRound(i[0]++));
 
         assertThat(sink).isNotZero();
-        assertThat(allocated).as("heap bytes allocated by %d rounds", ROUNDS).isLessThan(ROUNDS / 10);
+        AllocationMeter.assertNothingPerRound(allocated, ROUNDS, "rounds of sending, arriving, checking and reading");
     }
 
     /** A message, an OPEN, a COMPLETE and an ERROR written, carried over, checked on arrival, read and checked again. */

@@ -19,7 +19,7 @@ import io.rdmareactive.spi.ReceiveWorkRequest;
 import io.rdmareactive.spi.SendFlags;
 import io.rdmareactive.spi.SendWorkRequest;
 import io.rdmareactive.spi.WorkRequestOpcode;
-import java.lang.management.ManagementFactory;
+import io.rdmareactive.testsupport.AllocationMeter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,8 +38,6 @@ class ShmHotPathAllocationTest {
 
     @Test
     void postingAndPollingAllocateNothing() throws Exception {
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         final Path directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
         final DeviceOptions options = DeviceOptions.builder().directory(directory).build();
         try (RdmaDevice server = RdmaProviders.named("shm").open(options);
@@ -84,22 +82,12 @@ class ShmHotPathAllocationTest {
                     // drain
                 }
             };
-            for (int i = 0; i < 20_000; i++) {
-                round.run(); // warm up: classes loaded, code compiled
-            }
-            final long before = threads.getCurrentThreadAllocatedBytes();
-            for (int i = 0; i < ROUNDS; i++) {
-                round.run();
-            }
-            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            final long allocated = AllocationMeter.currentThread().allocatedBy(20_000, ROUNDS, round);
 
             assertThat(counter.failures).as("failed completions").isZero();
             assertThat(counter.completions).as("completions: 2 receives and 1 signalled send per round")
                 .isEqualTo(3L * (ROUNDS + 20_000));
-            // One object per round would be at least 16 bytes x ROUNDS; what the JVM itself allocates now and then
-            // on this thread (a deoptimisation, a recompilation) is a few hundred bytes in all, whatever ROUNDS is.
-            assertThat(allocated).as("heap bytes allocated by %d rounds of posting and polling", ROUNDS)
-                .isLessThan(ROUNDS / 10);
+            AllocationMeter.assertNothingPerRound(allocated, ROUNDS, "rounds of posting and polling");
             clientQp.close();
             serverQp.close();
         } finally {

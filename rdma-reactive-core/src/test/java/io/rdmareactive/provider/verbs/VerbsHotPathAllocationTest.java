@@ -18,7 +18,7 @@ import io.rdmareactive.spi.ReceiveWorkRequest;
 import io.rdmareactive.spi.SendFlags;
 import io.rdmareactive.spi.SendWorkRequest;
 import io.rdmareactive.spi.WorkRequestOpcode;
-import java.lang.management.ManagementFactory;
+import io.rdmareactive.testsupport.AllocationMeter;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,8 +44,6 @@ class VerbsHotPathAllocationTest {
 
     @Test
     void postingAndPollingAllocateNothing() throws Exception {
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         final String address = VerbsTestEnvironment.uniqueAddress();
         try (RdmaDevice server = new VerbsProvider().open(DeviceOptions.defaults());
              RdmaDevice client = new VerbsProvider().open(DeviceOptions.defaults())) {
@@ -90,20 +88,12 @@ class VerbsHotPathAllocationTest {
                     clientCq.poll(counter, 16);
                 }
             };
-            for (int i = 0; i < WARM_UP; i++) {
-                round.run();
-            }
-            final long before = threads.getCurrentThreadAllocatedBytes();
-            for (int i = 0; i < ROUNDS; i++) {
-                round.run();
-            }
-            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            final long allocated = AllocationMeter.currentThread().allocatedBy(WARM_UP, ROUNDS, round);
 
             assertThat(counter.failures).as("failed completions").isZero();
             assertThat(counter.completions).as("completions: 2 receives and 1 signalled send per round")
                 .isEqualTo(3L * (ROUNDS + WARM_UP));
-            assertThat(allocated).as("heap bytes allocated by %d rounds of posting and polling", ROUNDS)
-                .isLessThan(ROUNDS / 10);
+            AllocationMeter.assertNothingPerRound(allocated, ROUNDS, "rounds of posting and polling");
             System.out.printf("verbs hot path: %d rounds (4 sends, 2 receives, 3 completions each): %d bytes "
                 + "allocated%n", ROUNDS, allocated);
             clientQp.close();
