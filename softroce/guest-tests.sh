@@ -25,7 +25,7 @@ JAVA=$JAVA_HOME/bin/java
 # Under TCG compiling is what costs: C1 only and the serial collector start JVMs faster (SOFTROCE_GUEST_JVM_OPTS).
 read -r -a TCG_FLAGS <<<"${SOFTROCE_GUEST_JVM_OPTS--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
 # A JVM that dies leaves its hs_err file where the host can read it after the guest is gone. The peer JVMs that the
-# demos and tests start inherit these flags (ChildJvmCommand), TCG_FLAGS and this one included.
+# demos and tests start inherit these flags (test-support's ChildJvmLauncher), TCG_FLAGS and this one included.
 JVM_FLAGS=(--enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Xmx512m
   "${TCG_FLAGS[@]}" "-XX:ErrorFile=$SOFTROCE_OUT/hs_err_pid%p.log")
 failures=0

@@ -2,15 +2,16 @@ package io.rdmareactive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmareactive.spi.demo.ChildJvmCommand;
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +31,7 @@ class CountersCleanupTest {
 
     private Path directory;
     private Path outside;
-    private final List<Process> children = new ArrayList<>();
+    private final List<ChildJvm> children = new ArrayList<>();
     private final List<RdmaRuntime> runtimes = new ArrayList<>();
 
     @BeforeEach
@@ -43,10 +44,7 @@ class CountersCleanupTest {
     void stop() {
         try {
             runtimes.forEach(RdmaRuntime::dispose);
-            children.forEach(Process::destroyForcibly);
-            for (final Process child : children) {
-                child.onExit().orTimeout(30, TimeUnit.SECONDS).join();
-            }
+            children.forEach(ChildJvm::close);
         } finally {
             ShmTestSupport.deleteDirectory(directory);
             ShmTestSupport.deleteDirectory(outside);
@@ -64,11 +62,11 @@ class CountersCleanupTest {
             assertThat(liveness(name)).as("the liveness file of " + name).isRegularFile();
         }
 
-        killed.process.destroyForcibly(); // SIGKILL: nothing of its own runs
-        assertThat(killed.process.waitFor(30, TimeUnit.SECONDS)).as("the killed child ended").isTrue();
-        exited.say("exit"); // System.exit(0) without disposing its runtime
-        assertThat(exited.process.waitFor(30, TimeUnit.SECONDS)).as("the child that exits ended").isTrue();
-        assertThat(exited.process.exitValue()).isZero();
+        killed.jvm.kill(); // SIGKILL: nothing of its own runs
+        assertThat(killed.jvm.isAlive()).as("the killed child ended").isFalse();
+        exited.jvm.send("exit"); // System.exit(0) without disposing its runtime
+        assertThat(exited.jvm.awaitExit(Duration.ofSeconds(30))).as("the exit status of the child that exits")
+            .isZero();
         for (final Child gone : List.of(killed, exited)) {
             assertThat(counters(gone.name)).as("the counters file of %s, gone: left until the next runtime", gone.name)
                 .isRegularFile();
@@ -76,7 +74,7 @@ class CountersCleanupTest {
         }
 
         // what the next runtime must leave alone, beside them
-        final long dead = killed.process.pid();
+        final long dead = killed.jvm.pid();
         final Path notes = Files.writeString(directory.resolve("notes.txt"), "not a counters file");
         final Path impostor = Files.writeString(directory.resolve("shm-" + dead + "-900.counters"),
             "named like a runtime's counters file of a process that is gone, but not one");
@@ -97,7 +95,7 @@ class CountersCleanupTest {
             assertThat(counters(live)).as("the counters file of %s, running", live).isRegularFile();
             assertThat(liveness(live)).as("the liveness file of %s, running", live).isRegularFile();
         }
-        assertThat(running.process.isAlive()).isTrue();
+        assertThat(running.jvm.isAlive()).isTrue();
         assertThat(notes).hasContent("not a counters file");
         assertThat(impostor).hasContent("named like a runtime's counters file of a process that is gone, but not one");
         assertThat(Files.isSymbolicLink(link)).as("the link to a dead one's counters file elsewhere").isTrue();
@@ -163,45 +161,16 @@ class CountersCleanupTest {
         }
     }
 
-    private Child start() throws IOException, InterruptedException {
-        final List<String> command = new ArrayList<>(ChildJvmCommand.of(RuntimeChild.class, "-Xmx64m",
-            "-XX:TieredStopAtLevel=1"));
-        command.add(directory.toString());
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        children.add(process);
-        final BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-            StandardCharsets.UTF_8));
-        final List<String> said = new ArrayList<>();
-        String line;
-        while ((line = out.readLine()) != null) {
-            if (line.startsWith("READY ")) {
-                final String name = line.substring("READY ".length());
-                Thread.ofPlatform().daemon().start(() -> drain(out)); // it says nothing more that matters
-                return new Child(process, name);
-            }
-            said.add(line);
-        }
-        throw new AssertionError("the child ended (" + process.waitFor(10, TimeUnit.SECONDS) + ") without its "
-            + "runtime; it said " + said);
-    }
-
-    private static void drain(final BufferedReader out) {
-        try {
-            while (out.readLine() != null) {
-                // keep the pipe from filling
-            }
-        } catch (final IOException ignored) {
-            // the child is gone
-        }
+    /** Starts a {@link RuntimeChild} and waits until its runtime is up. */
+    private Child start() {
+        final ChildJvm jvm = ChildJvmLauncher.of(RuntimeChild.class).jvmOptions("-Xmx64m", "-XX:TieredStopAtLevel=1")
+            .args(directory.toString()).start();
+        children.add(jvm);
+        return new Child(jvm, jvm.awaitLine("READY ").substring("READY ".length()));
     }
 
     /** A child JVM and the name of its runtime. */
-    private record Child(Process process, String name) {
-        void say(final String line) throws IOException {
-            final Writer in = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            in.write(line + "\n");
-            in.flush();
-        }
+    private record Child(ChildJvm jvm, String name) {
     }
 
     /**

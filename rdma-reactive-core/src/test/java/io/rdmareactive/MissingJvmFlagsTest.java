@@ -2,14 +2,10 @@ package io.rdmareactive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -19,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A JVM started without one of the two options every JVM that uses rdma-reactive needs fails at once, naming the
  * missing one and where to put it, instead of waiting forever: without the export, Agrona failed to initialise on a
  * thread of its own and {@code bind().block()} never returned. Each test starts {@link JvmFlagsPeer} in a JVM that
- * really lacks the option (not through {@code ChildJvmCommand}, which adds both), and checks that it does.
+ * really lacks the option (its launcher leaves both out of the options the child inherits, and the test passes back the
+ * one it keeps), and checks that it does.
  */
 class MissingJvmFlagsTest {
 
@@ -76,32 +73,21 @@ class MissingJvmFlagsTest {
      *     that really lacked {@code absent}
      */
     private String runWithout(final String absent, final String kept, final String mode) throws Exception {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (final String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (!option.startsWith("--add-exports") && !option.startsWith("--enable-native-access")
-                && !option.startsWith("-agentlib:jdwp") && !option.startsWith("-Xrunjdwp")) {
-                command.add(option);
-            }
-        }
-        command.addAll(List.of(kept, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp",
-            System.getProperty("java.class.path"), JvmFlagsPeer.class.getName(), mode, work.toString()));
-        final Path log = work.resolve("child.log");
-        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-        // either would put the options back on the child's command line
-        builder.environment().remove("JDK_JAVA_OPTIONS");
-        builder.environment().remove("JAVA_TOOL_OPTIONS");
-        final Process child = builder.start();
         final boolean exited;
-        try {
-            exited = child.waitFor(EXIT_BOUND.toSeconds(), TimeUnit.SECONDS);
-        } finally {
-            child.destroyForcibly();
+        final int status;
+        final String output;
+        final String said;
+        try (ChildJvm child = ChildJvmLauncher.of(JvmFlagsPeer.class)
+            .withoutInheritedOption("--add-exports").withoutInheritedOption("--enable-native-access")
+            .jvmOptions(kept, "-Xmx128m", "-XX:TieredStopAtLevel=1").args(mode, work.toString())
+            // either would put the options back on the child's command line
+            .withoutEnvironment("JDK_JAVA_OPTIONS").withoutEnvironment("JAVA_TOOL_OPTIONS").start()) {
+            exited = child.exitsWithin(EXIT_BOUND);
+            status = exited ? child.exitValue() : -1;
+            output = child.output();
+            said = "; the child (" + String.join(" ", child.command()).replace(
+                System.getProperty("java.class.path"), "<this class path>") + ") said:\n" + output;
         }
-        final String output = Files.readString(log, StandardCharsets.UTF_8);
-        final String said = "; the child (" + String.join(" ", command).replace(System.getProperty("java.class.path"),
-            "<this class path>") + ") said:\n" + output;
 
         assertThat(exited).as("the child exited within %d s (it hangs without the check)%s", EXIT_BOUND.toSeconds(),
             said).isTrue();
@@ -111,7 +97,7 @@ class MissingJvmFlagsTest {
         assertThat(line(output, JvmFlagsPeer.OPTIONS)).as("what the child's JVM says of the options%s", said)
             .isEqualTo(JvmFlagsPeer.OPTIONS + (absent.equals(EXPORT) ? "export=false native=true"
                 : "export=true native=false"));
-        assertThat(child.exitValue()).as("the child's exit code%s", said).isNotZero();
+        assertThat(status).as("the child's exit code%s", said).isNotZero();
         final Matcher failed = Pattern.compile(Pattern.quote(JvmFlagsPeer.FAILED) + "(\\d+) ms: ").matcher(output);
         assertThat(failed.find()).as("the child failed%s", said).isTrue();
         assertThat(Long.parseLong(failed.group(1))).as("milliseconds from the call to its error%s", said)

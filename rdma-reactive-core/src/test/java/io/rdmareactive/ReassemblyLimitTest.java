@@ -3,6 +3,8 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +26,7 @@ class ReassemblyLimitTest {
     private static final int MESSAGE = 8 << 20;
 
     private Path directory;
-    private TwoProcessTest.Child server;
+    private ChildJvm server;
 
     @BeforeEach
     void createDirectory() {
@@ -42,8 +44,9 @@ class ReassemblyLimitTest {
     @Test
     void streamsThatWouldPassTheReassemblyBudgetAreRefusedWithAReasonAndTheServerServesOthers() {
         final String address = ShmTestSupport.uniqueAddress("reassembly");
-        server = TwoProcessTest.Child.startWith(List.of("-XX:MaxDirectMemorySize=24m"), "reassembly-server",
-            directory.toString(), address);
+        server = ChildJvmLauncher.of(ChildPeer.class)
+            .jvmOptions("-Xmx256m", "-Drdma.idle=backoff", "-XX:MaxDirectMemorySize=24m")
+            .args("reassembly-server", directory.toString(), address).bound(ShmTestSupport.BOUND).start();
         server.awaitLine(ChildPeer.LISTENING);
 
         final Connection greedy = ShmTestSupport.client(directory, address).connect().block(ShmTestSupport.BOUND);

@@ -3,12 +3,8 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.spi.demo.ChildJvmCommand;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +31,7 @@ class TwoProcessTest {
     private static final Duration CHILD_BOUND = Duration.ofMinutes(3);
 
     private Path directory;
-    private Child child;
+    private ChildJvm child;
 
     @BeforeEach
     void createDirectory() {
@@ -53,7 +49,7 @@ class TwoProcessTest {
     @Test
     void aPeerKilledMidStreamEndsTheFluxWithAConnectionErrorThatNamesTheCause() throws Exception {
         final String address = addressServedByTheChild("victim");
-        child = Child.startWith(childJvmOptions(), "stream-forever", directory.toString(), address);
+        child = startChild("stream-forever", directory.toString(), address);
         child.awaitLine(ChildPeer.LISTENING);
         final Connection connection = ShmTestSupport.client(directory, address)
             .liveness(ChildPeer.KEEPALIVE, ChildPeer.LIVENESS_TIMEOUT).connect().block(ShmTestSupport.BOUND);
@@ -95,7 +91,7 @@ class TwoProcessTest {
     @Test
     void aPeerKilledRunsTheDisconnectedHookOnceWithTheConnectionThatNamedThePeer() throws Exception {
         final String address = addressServedByTheChild("hooked");
-        child = Child.startWith(childJvmOptions(), "stream-forever", directory.toString(), address);
+        child = startChild("stream-forever", directory.toString(), address);
         child.awaitLine(ChildPeer.LISTENING);
         final List<Connection> disconnected = Collections.synchronizedList(new ArrayList<>());
         final Connection connection = ShmTestSupport.client(directory, address)
@@ -106,7 +102,7 @@ class TwoProcessTest {
             assertThat(connection.peer()).as("who the peer is on verbs: the address connected to").isEqualTo(address);
         } else {
             assertThat(connection.peer()).as("who the peer is: the child's listener and device")
-                .startsWith("listener '" + address + "', device " + child.process.pid() + "-");
+                .startsWith("listener '" + address + "', device " + child.pid() + "-");
         }
 
         child.kill(); // SIGKILL: the connection ends without a word from the peer
@@ -128,7 +124,7 @@ class TwoProcessTest {
     @Test
     void messagesSentToAStoppedPeerBeforeACloseArriveWhenItRunsAgain() throws Exception {
         final String address = addressServedByTheChild("stopped");
-        child = Child.startWith(childJvmOptions(), "count-server", directory.toString(), address);
+        child = startChild("count-server", directory.toString(), address);
         child.awaitLine(ChildPeer.LISTENING);
         final Connection connection = ShmTestSupport.client(directory, address)
             .liveness(ChildPeer.KEEPALIVE, ChildPeer.LIVENESS_TIMEOUT).connect().block(ShmTestSupport.BOUND);
@@ -179,7 +175,7 @@ class TwoProcessTest {
             .bind().block(ShmTestSupport.BOUND);
         try {
             final long start = System.nanoTime();
-            child = Child.startWith(childJvmOptions(), "send-checked", directory.toString(), address, String.valueOf(connections),
+            child = startChild("send-checked", directory.toString(), address, String.valueOf(connections),
                 String.valueOf(perConnection));
             final boolean allCompleted = awaitOrChildFailure(completed);
             final double seconds = (System.nanoTime() - start) / 1e9;
@@ -240,96 +236,11 @@ class TwoProcessTest {
         return false;
     }
 
-    /** A second JVM running {@link ChildPeer}, its output (stdout and stderr) kept line by line. */
-    static final class Child {
-
-        private final Process process;
-        private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
-
-        private Child(final Process process) {
-            this.process = process;
-            Thread.ofPlatform().daemon().name("child-peer-output").start(this::read);
-        }
-
-        /** @param jvmOptions options for the child JVM beyond the usual ones */
-        static Child startWith(final List<String> jvmOptions, final String... arguments) {
-            final List<String> options = new ArrayList<>(List.of("-Xmx256m", "-Drdma.idle=backoff"));
-            options.addAll(jvmOptions);
-            options.addAll(ShmTestSupport.childProperties());
-            final List<String> command = new ArrayList<>(
-                ChildJvmCommand.of(ChildPeer.class, options.toArray(String[]::new)));
-            command.addAll(List.of(arguments));
-            try {
-                return new Child(new ProcessBuilder(command).redirectErrorStream(true).start());
-            } catch (final IOException ex) {
-                throw new UncheckedIOException("cannot start the child JVM: " + command, ex);
-            }
-        }
-
-        private void read() {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    lines.add(line);
-                }
-            } catch (final IOException ignored) {
-                // the process is gone; what it said is in lines
-            }
-        }
-
-        void awaitLine(final String prefix) {
-            Awaitility.await().atMost(ShmTestSupport.BOUND).pollInterval(Duration.ofMillis(20))
-                .until(() -> {
-                    synchronized (lines) {
-                        if (lines.stream().anyMatch(line -> line.startsWith(prefix))) {
-                            return true;
-                        }
-                    }
-                    if (!process.isAlive()) {
-                        throw new AssertionError("the child exited (" + process.exitValue() + ") without printing "
-                            + prefix + "; it said " + output());
-                    }
-                    return false;
-                });
-        }
-
-        boolean isAlive() {
-            return process.isAlive();
-        }
-
-        int exitValue() {
-            return process.exitValue();
-        }
-
-        int awaitExit() throws InterruptedException {
-            assertThat(process.waitFor(CHILD_BOUND.toSeconds(), TimeUnit.SECONDS))
-                .as("the child exits; it said %s", output()).isTrue();
-            return process.exitValue();
-        }
-
-        /** Sends the child a signal ({@code STOP}, {@code CONT}) with kill(1). */
-        void signal(final String name) throws IOException, InterruptedException {
-            final Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO()
-                .start();
-            assertThat(kill.waitFor(ShmTestSupport.BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            assertThat(kill.exitValue()).as("kill -%s", name).isZero();
-        }
-
-        /** SIGKILL, and wait until it is gone. */
-        void kill() {
-            process.destroyForcibly();
-            try {
-                process.waitFor(ShmTestSupport.BOUND.toSeconds(), TimeUnit.SECONDS);
-            } catch (final InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        String output() {
-            synchronized (lines) {
-                return "\n  " + String.join("\n  ", lines);
-            }
-        }
+    /** Starts {@link ChildPeer} with {@code arguments}; its output is kept, for the failure messages. */
+    private ChildJvm startChild(final String... arguments) {
+        final List<String> options = new ArrayList<>(List.of("-Xmx256m", "-Drdma.idle=backoff"));
+        options.addAll(childJvmOptions());
+        options.addAll(ShmTestSupport.childProperties());
+        return ChildJvmLauncher.of(ChildPeer.class).jvmOptions(options).args(arguments).bound(CHILD_BOUND).start();
     }
 }

@@ -5,16 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmareactive.DisposableServer;
 import io.rdmareactive.RdmaServer;
 import io.rdmareactive.codec.Codecs;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -52,26 +45,11 @@ class PingCommandTest {
     @Test
     void pingsThePongCommandInAnotherJvm() throws Exception {
         try (ShmDirectory directory = new ShmDirectory()) {
-            final Process pong = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), RdmaReactiveCli.class.getName(),
-                "pong", "--address=cli-pong", "--directory=" + directory.path, "--once",
-                "--idle=" + System.getProperty("rdma.idle", "backoff"))
-                .redirectErrorStream(true).start();
-            final List<String> pongLines = Collections.synchronizedList(new ArrayList<>());
-            final Thread reader = Thread.ofPlatform().daemon().start(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(pong.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        pongLines.add(line);
-                    }
-                } catch (final IOException ignored) {
-                    // the pong is gone
-                }
-            });
-            try {
-                awaitLine(pongLines, "pong: listening at 'cli-pong' (one connection", pong);
+            try (ChildJvm pong = ChildJvmLauncher.of(RdmaReactiveCli.class)
+                .args("pong", "--address=cli-pong", "--directory=" + directory.path, "--once",
+                    "--idle=" + System.getProperty("rdma.idle", "backoff"))
+                .bound(Duration.ofSeconds(60)).start()) {
+                pong.awaitLine("pong: listening at 'cli-pong' (one connection");
 
                 final CliRun run = CliRun.of("ping", "-a", "cli-pong", "-d", directory.path.toString(), "-n", "200");
 
@@ -79,14 +57,10 @@ class PingCommandTest {
                 assertThat(run.lines()).as(run.toString())
                     .contains("round trips: 180 measured (20 warm-up discarded); echoed bytes checked: all correct");
                 assertPercentiles(run);
-                assertThat(pong.waitFor(30, TimeUnit.SECONDS)).as("the pong exits after its one ping: " + pongLines)
-                    .isTrue();
-                reader.join(5_000);
-                assertThat(pong.exitValue()).as(String.valueOf(pongLines)).isZero();
-                assertThat(pongLines).contains("pong: echoed 200 messages");
-            } finally {
-                pong.destroyForcibly();
-                pong.waitFor(10, TimeUnit.SECONDS);
+                assertThat(pong.exitsWithin(Duration.ofSeconds(30))).as("the pong exits after its one ping: "
+                    + pong.lines()).isTrue();
+                assertThat(pong.exitValue()).as(String.valueOf(pong.lines())).isZero();
+                assertThat(pong.lines()).contains("pong: echoed 200 messages");
             }
         }
     }
@@ -144,22 +118,5 @@ class PingCommandTest {
             .anyMatch(line -> line.matches("  max +[0-9]+\\.[0-9]{2} us"))
             .anyMatch(line -> line.matches("throughput: [0-9]+ round trips/s \\(one in flight at a time\\)"))
             .noneMatch(line -> line.contains("MISMATCH") || line.contains("FAILED"));
-    }
-
-    private static void awaitLine(final List<String> lines, final String prefix, final Process process)
-        throws InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            synchronized (lines) {
-                if (lines.stream().anyMatch(line -> line.startsWith(prefix))) {
-                    return;
-                }
-            }
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                throw new AssertionError("the pong did not print '" + prefix + "'"
-                    + (process.isAlive() ? "" : " (it exited)") + "; it printed " + lines);
-            }
-            Thread.sleep(20);
-        }
     }
 }

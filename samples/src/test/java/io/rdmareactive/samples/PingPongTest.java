@@ -3,13 +3,10 @@ package io.rdmareactive.samples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -21,6 +18,8 @@ import org.junit.jupiter.api.Timeout;
  * never a timing value.
  */
 class PingPongTest {
+
+    private static final Duration PONG_BOUND = Duration.ofSeconds(60);
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -51,32 +50,17 @@ class PingPongTest {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aPongStartedByHandServesOnePingAfterAnother() throws Exception {
         try (SampleRun run = new SampleRun()) {
-            final Process pong = startPong(run.directory, "by-hand");
-            final List<String> pongLines = Collections.synchronizedList(new ArrayList<>());
-            final Thread reader = Thread.ofPlatform().daemon().start(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(pong.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        pongLines.add(line);
-                    }
-                } catch (final IOException ignored) {
-                    // the pong is gone
-                }
-            });
-            try {
-                awaitLine(pongLines, "pong: listening at 'by-hand'", pong);
+            final List<String> pongLines;
+            try (ChildJvm pong = startPong(run.directory, "by-hand")) {
+                pong.awaitLine("pong: listening at 'by-hand'");
                 for (int ping = 0; ping < 2; ping++) {
                     final int status = PingPong.run(new String[] {"--role=ping", "--address=by-hand",
                         "--round-trips=500", "--directory=" + run.directory}, run.out);
                     assertThat(status).as(run.output()).isZero();
                 }
-                awaitLines(pongLines, "pong: echoed 500 messages", 2, pong);
-            } finally {
-                pong.destroy(); // SIGTERM: its shutdown hook closes the server
-                pong.waitFor(20, TimeUnit.SECONDS);
-                pong.destroyForcibly();
-                reader.join(5_000);
+                pong.awaitLines("pong: echoed 500 messages", 2, PONG_BOUND);
+                pong.terminate(Duration.ofSeconds(20)); // SIGTERM: its shutdown hook closes the server
+                pongLines = pong.lines();
             }
             assertThat(run.lines()).as(run.output())
                 .filteredOn(line -> line.contains("pong at 'by-hand'")).hasSize(2);
@@ -101,34 +85,10 @@ class PingPongTest {
             .hasMessageContaining("busy-spin");
     }
 
-    private static Process startPong(final Path directory, final String address) throws IOException {
-        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-cp", System.getProperty("java.class.path"), PingPong.class.getName(),
-            "--role=pong", "--address=" + address, "--directory=" + directory,
-            "--idle=" + System.getProperty("rdma.idle", "backoff"))
-            .redirectErrorStream(true).start();
-    }
-
-    private static void awaitLine(final List<String> lines, final String line, final Process process)
-        throws InterruptedException {
-        awaitLines(lines, line, 1, process);
-    }
-
-    private static void awaitLines(final List<String> lines, final String prefix, final int count,
-                                   final Process process) throws InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            synchronized (lines) {
-                if (lines.stream().filter(line -> line.startsWith(prefix)).count() >= count) {
-                    return;
-                }
-            }
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                throw new AssertionError("the pong did not print '" + prefix + "' " + count + " times"
-                    + (process.isAlive() ? "" : " (it exited)") + "; it printed " + lines);
-            }
-            Thread.sleep(20);
-        }
+    private static ChildJvm startPong(final Path directory, final String address) {
+        return ChildJvmLauncher.of(PingPong.class)
+            .args("--role=pong", "--address=" + address, "--directory=" + directory,
+                "--idle=" + System.getProperty("rdma.idle", "backoff"))
+            .bound(PONG_BOUND).start();
     }
 }

@@ -142,19 +142,31 @@ public final class ChildJvm implements AutoCloseable {
      * @throws AssertionError if it does not exit within {@code within} (it is left running; {@link #close()} kills it)
      */
     public int awaitExit(final Duration within) {
+        if (!exitsWithin(within)) {
+            throw new AssertionError("the child JVM did not exit within " + within.toSeconds() + " s" + describe());
+        }
+        return process.exitValue();
+    }
+
+    /**
+     * Waits up to {@code within} for the child to exit, and then for all it printed to be kept; for a test whose
+     * point is whether it exits.
+     *
+     * @return whether it exited
+     */
+    public boolean exitsWithin(final Duration within) {
         try {
             if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new AssertionError("the child JVM did not exit within " + within.toSeconds() + " s"
-                    + describe());
+                return false;
             }
             if (reader != null) {
                 reader.join(Duration.ofSeconds(10));
             }
+            return true;
         } catch (final InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted waiting for the child JVM", ex);
         }
-        return process.exitValue();
     }
 
     /** Writes {@code line} and a newline to the child's standard input. */
@@ -190,10 +202,15 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /** Asks the child to end (SIGTERM: its shutdown hooks run) and waits up to {@code within} for it to go. */
-    public void terminate(final Duration within) {
+    /**
+     * Asks the child to end (SIGTERM: its shutdown hooks run) and waits up to {@code within} for it to go and for all
+     * it printed to be kept.
+     *
+     * @return whether it ended in time
+     */
+    public boolean terminate(final Duration within) {
         process.destroy();
-        waitQuietly(within);
+        return exitsWithin(within);
     }
 
     /** SIGKILLs the child (nothing of its own runs) and waits, within the launcher's bound, until it is gone. */

@@ -3,17 +3,17 @@ package io.rdmareactive.internal.driver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-import io.rdmareactive.spi.demo.ChildJvmCommand;
-import java.io.BufferedReader;
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -36,14 +36,11 @@ class CountersLivenessTest {
     @TempDir
     Path directory;
 
-    private final List<Process> children = new ArrayList<>();
+    private final List<ChildJvm> children = new ArrayList<>();
 
     @AfterEach
     void killChildren() {
-        children.forEach(Process::destroyForcibly);
-        for (final Process child : children) {
-            child.onExit().orTimeout(30, TimeUnit.SECONDS).join();
-        }
+        children.forEach(ChildJvm::close);
     }
 
     @Test
@@ -52,8 +49,8 @@ class CountersLivenessTest {
         final String name = "shm-" + dead + "-1";
         final Path counters = DriverCounters.file(directory, name);
         final Path liveness = CountersLiveness.of(counters);
-        final Process holder = child(Holder.class, liveness.toString());
-        awaitLine(holder, "HOLDING");
+        final ChildJvm holder = child(Holder.class, liveness.toString());
+        holder.awaitLine("HOLDING");
         writeCountersFile(counters, dead);
 
         assertThat(DriverCounters.removeAbandoned(directory, NAMES)).as("removed while the lock is held").isEmpty();
@@ -65,8 +62,8 @@ class CountersLivenessTest {
             .withMessageContaining("is in use by another process, which holds the lock of " + liveness);
         assertThat(counters).as("left to its owner").exists();
 
-        holder.destroyForcibly();
-        assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        holder.kill();
+        assertThat(holder.isAlive()).isFalse();
         assertThat(toolHeader(counters)).as("the tool's first line once the holder is gone")
             .startsWith("# " + counters + ": process " + dead + " (gone), at ");
         final Path temporary = Files.writeString(directory.resolve("." + name + ".counters." + dead + ".1f2e3d.tmp"),
@@ -86,10 +83,9 @@ class CountersLivenessTest {
             assertThat(toolHeader(counters.file())).doesNotContain("(gone)");
             assertThatIllegalStateException().isThrownBy(() -> DriverCounters.create(link, "held"))
                 .withMessageContaining("is in use by this process");
-            final Process probe = child(Probe.class, liveness.toString());
-            assertThat(probe.waitFor(60, TimeUnit.SECONDS)).as("the probe ended").isTrue();
-            assertThat(new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
-                .as("what another process sees").contains("HELD true");
+            final ChildJvm probe = child(Probe.class, liveness.toString());
+            probe.awaitExit(Duration.ofSeconds(60));
+            assertThat(probe.output()).as("what another process sees").contains("HELD true");
         }
     }
 
@@ -124,26 +120,11 @@ class CountersLivenessTest {
         return out.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow();
     }
 
-    private Process child(final Class<?> main, final String argument) throws IOException {
-        final List<String> command = new ArrayList<>(ChildJvmCommand.of(main, "-Xmx64m", "-XX:TieredStopAtLevel=1"));
-        command.add(argument);
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        children.add(process);
-        return process;
-    }
-
-    private static void awaitLine(final Process process, final String expected) throws IOException {
-        final BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-            StandardCharsets.UTF_8));
-        final List<String> said = new ArrayList<>();
-        String line;
-        while ((line = out.readLine()) != null) {
-            if (line.equals(expected)) {
-                return;
-            }
-            said.add(line);
-        }
-        throw new AssertionError("the child ended without saying " + expected + "; it said " + said);
+    private ChildJvm child(final Class<?> main, final String argument) {
+        final ChildJvm child = ChildJvmLauncher.of(main).jvmOptions("-Xmx64m", "-XX:TieredStopAtLevel=1")
+            .args(argument).start();
+        children.add(child);
+        return child;
     }
 
     /** Claims the liveness file given, as a driver in another PID namespace would, says HOLDING, waits to be killed. */

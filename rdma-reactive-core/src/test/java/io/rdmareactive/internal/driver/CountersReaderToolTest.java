@@ -2,14 +2,16 @@ package io.rdmareactive.internal.driver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Another process reads a live driver's counters through the file, with nothing but the tool's main method. */
 class CountersReaderToolTest {
 
-    private static final long CHILD_BOUND_SECONDS = 120;
+    private static final Duration CHILD_BOUND = Duration.ofSeconds(120);
 
     @TempDir
     Path directory;
@@ -32,22 +34,12 @@ class CountersReaderToolTest {
             connection.getAndAddRelease(123_456_789_012L);
             counters.newCounter("freed before the read", 1001).close();
 
-            final Process child = new ProcessBuilder(
-                System.getProperty("java.home") + "/bin/java",
-                "--enable-native-access=ALL-UNNAMED",
-                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-                "-Xmx64m", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"),
-                CountersReaderTool.class.getName(),
-                counters.file().toString())
-                .redirectErrorStream(true)
-                .start();
-            try {
-                // a few hundred bytes of output fit in the pipe, so the child never blocks on writing it
-                assertThat(child.waitFor(CHILD_BOUND_SECONDS, TimeUnit.SECONDS)).as("the tool exits").isTrue();
-                final byte[] printed = child.getInputStream().readAllBytes();
-                final String output = new String(printed, StandardCharsets.UTF_8);
-                assertThat(child.exitValue()).as("exit status; the tool printed:%n%s", output).isZero();
+            try (ChildJvm child = ChildJvmLauncher.of(CountersReaderTool.class)
+                .jvmOptions("-Xmx64m", "-XX:TieredStopAtLevel=1").args(counters.file().toString())
+                .bound(CHILD_BOUND).start()) {
+                final int status = child.awaitExit();
+                final String output = child.output();
+                assertThat(status).as("exit status; the tool printed:%n%s", output).isZero();
                 final List<String> lines = output.lines().toList();
                 assertThat(lines.getFirst()).startsWith("# " + counters.file() + ": process "
                     + ProcessHandle.current().pid() + ", at ");
@@ -61,8 +53,6 @@ class CountersReaderToolTest {
                     "errors = 0",
                     "loop stalls = 0",
                     "connection 7 bytes received (peer-a) = 123456789012");
-            } finally {
-                child.destroyForcibly();
             }
         }
     }

@@ -7,20 +7,16 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
-import io.rdmareactive.spi.demo.ChildJvmCommand;
-import java.io.BufferedReader;
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.agrona.MutableDirectBuffer;
@@ -39,8 +35,7 @@ class MultiProcessProtocolTest {
     static final int HEADER = 20;
 
     private Path directory;
-    private Process child;
-    private final List<String> childOutput = Collections.synchronizedList(new ArrayList<>());
+    private ChildJvm child;
 
     @BeforeEach
     void createDirectory() throws IOException {
@@ -50,7 +45,7 @@ class MultiProcessProtocolTest {
     @AfterEach
     void cleanUp() throws IOException {
         if (child != null) {
-            child.destroyForcibly();
+            child.close();
         }
         try (Stream<Path> files = Files.walk(directory)) {
             files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
@@ -65,7 +60,7 @@ class MultiProcessProtocolTest {
              Listener listener = device.listen("mp")) {
             startChild("produce", "mp", String.valueOf(streams), String.valueOf(count));
             final ConnectRequest request = listener.accept(Duration.ofSeconds(30));
-            assertThat(request).as("the producer connected; it said %s", childOutput).isNotNull();
+            assertThat(request).as("the producer connected; it said %s", child.output()).isNotNull();
             try (ProtocolConnection connection = ConnectionEstablishment.accept(device, request, OPTIONS)) {
                 final Checker[] checkers = new Checker[streams + 1];
                 for (int s = 1; s <= streams; s++) {
@@ -75,7 +70,7 @@ class MultiProcessProtocolTest {
                 long received = 0;
                 final long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
                 while (received < count) {
-                    assertThat(connection.error()).as("connection error; the producer said %s", childOutput).isNull();
+                    assertThat(connection.error()).as("connection error; the producer said %s", child.output()).isNull();
                     assertThat(System.nanoTime()).as("still receiving after 3 minutes: %d of %d", received, count)
                         .isLessThan(deadline);
                     int work = connection.doWork(System.nanoTime());
@@ -100,8 +95,8 @@ class MultiProcessProtocolTest {
                     connection.doWork(System.nanoTime()); // return the last credit
                 }
             }
-            assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("the producer exits; it said %s", childOutput).isTrue();
-            assertThat(child.exitValue()).as("the producer's exit code; it said %s", childOutput).isZero();
+            assertThat(child.awaitExit(Duration.ofSeconds(30))).as("the producer's exit code; it said %s",
+                child.output()).isZero();
         }
     }
 
@@ -111,14 +106,14 @@ class MultiProcessProtocolTest {
              Listener listener = device.listen("victim")) {
             startChild("hang", "victim");
             final ConnectRequest request = listener.accept(Duration.ofSeconds(30));
-            assertThat(request).as("the peer connected; it said %s", childOutput).isNotNull();
+            assertThat(request).as("the peer connected; it said %s", child.output()).isNotNull();
             try (ProtocolConnection connection = ConnectionEstablishment.accept(device, request, OPTIONS)) {
                 final IdleStrategy idle = new BackoffIdleStrategy(10, 10, 1_000, 1_000_000);
                 for (int i = 0; i < 1000; i++) {
                     idle.idle(connection.doWork(System.nanoTime()));
                 }
                 assertThat(connection.error()).isNull();
-                child.destroyForcibly(); // SIGKILL
+                child.kill(); // SIGKILL
                 final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
                 while (connection.error() == null && System.nanoTime() < deadline) {
                     idle.idle(connection.doWork(System.nanoTime()) + device.pollEvents(connection::onEvent, 16));
@@ -130,24 +125,10 @@ class MultiProcessProtocolTest {
         }
     }
 
-    private void startChild(final String... args) throws IOException {
-        final List<String> command = new ArrayList<>(ChildJvmCommand.of(ProtocolPeer.class, "-Xmx256m"));
-        command.addAll(List.of(args[0], directory.toString()));
-        for (int i = 1; i < args.length; i++) {
-            command.add(args[i]);
-        }
-        child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    childOutput.add(line);
-                }
-            } catch (final IOException ignored) {
-                // the child is gone
-            }
-        });
+    private void startChild(final String... args) {
+        final List<String> arguments = new ArrayList<>(List.of(args[0], directory.toString()));
+        arguments.addAll(List.of(args).subList(1, args.length));
+        child = ChildJvmLauncher.of(ProtocolPeer.class).jvmOptions("-Xmx256m").args(arguments).start();
     }
 
     /** Payload lengths: mostly small, some up to the largest a frame holds. */

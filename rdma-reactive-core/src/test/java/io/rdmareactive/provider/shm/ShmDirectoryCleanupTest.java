@@ -10,15 +10,13 @@ import io.rdmareactive.spi.MemoryRegion;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaException;
 import io.rdmareactive.spi.RdmaProviders;
-import java.io.BufferedReader;
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,34 +44,26 @@ class ShmDirectoryCleanupTest {
 
     @Test
     void filesOfAKilledProcessAreRemovedAndFilesOfLiveDevicesKept() throws Exception {
-        final Process child = new ProcessBuilder(System.getProperty("java.home") + "/bin/java",
-            "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-Xmx64m", "-cp", System.getProperty("java.class.path"), IdleDevice.class.getName(), directory.toString())
-            .redirectErrorStream(true).start();
-        try (RdmaDevice live = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
+        try (ChildJvm child = ChildJvmLauncher.of(IdleDevice.class).jvmOptions("-Xmx64m").args(directory.toString())
+            .start();
+             RdmaDevice live = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
              MemoryRegion liveRegion = live.allocateRegion(4096, Access.LOCAL_WRITE)) {
-            final String ready;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                StandardCharsets.UTF_8))) {
-                ready = out.readLine();
-                assertThat(ready).as("the child's first line").startsWith("READY ");
-                final String childPrefix = child.pid() + "-";
-                assertThat(names()).anyMatch(name -> name.startsWith(childPrefix));
+            child.awaitLine("READY ");
+            assertThat(child.lines().getFirst()).as("the child's first line").startsWith("READY ");
+            final String childPrefix = child.pid() + "-";
+            assertThat(names()).anyMatch(name -> name.startsWith(childPrefix));
 
-                child.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: no cleanup of its own
-                assertThat(names()).as("the dead child's files are still there").anyMatch(n -> n.startsWith(childPrefix));
+            child.kill(); // SIGKILL: no cleanup of its own
+            assertThat(names()).as("the dead child's files are still there").anyMatch(n -> n.startsWith(childPrefix));
 
-                try (RdmaDevice next = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory)
-                    .build())) {
-                    assertThat(names()).as("files after the next device opened")
-                        .noneMatch(name -> name.startsWith(childPrefix))
-                        .anyMatch(name -> name.startsWith(ProcessHandle.current().pid() + "-"));
-                    assertThat(liveRegion.isRegistered()).isTrue();
-                    assertThat(next.name()).isNotBlank();
-                }
+            try (RdmaDevice next = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory)
+                .build())) {
+                assertThat(names()).as("files after the next device opened")
+                    .noneMatch(name -> name.startsWith(childPrefix))
+                    .anyMatch(name -> name.startsWith(ProcessHandle.current().pid() + "-"));
+                assertThat(liveRegion.isRegistered()).isTrue();
+                assertThat(next.name()).isNotBlank();
             }
-        } finally {
-            child.destroyForcibly();
         }
     }
 

@@ -3,12 +3,12 @@ package io.rdmareactive.provider.shm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.rdmareactive.spi.demo.ChildJvmCommand;
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -27,14 +27,15 @@ class ShmFullFileSystemTest {
         final Path mount = Files.createTempDirectory(Path.of("/tmp"), "rrfull");
         try {
             assumeTrue(namespacesWork(mount), "unshare -rm cannot mount a tmpfs here (no user namespaces)");
-            final List<String> command = new ArrayList<>(List.of("unshare", "-rm", "sh", "-c",
-                "mount -t tmpfs -o size=8m tmpfs \"$1\" && shift && exec \"$@\"", "sh", mount.toString()));
-            command.addAll(ChildJvmCommand.of(FullFileSystemPeer.class, "-Xmx128m"));
-            command.add(mount.toString());
-            final Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-            assertThat(child.waitFor(120, TimeUnit.SECONDS)).as("the child ended").isTrue();
-            final String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(child.exitValue()).as("the child's exit; its output:%n%s", output).isZero();
+            final String output;
+            try (ChildJvm child = ChildJvmLauncher.of(FullFileSystemPeer.class)
+                .wrappedIn(List.of("unshare", "-rm", "sh", "-c",
+                    "mount -t tmpfs -o size=8m tmpfs \"$1\" && shift && exec \"$@\"", "sh", mount.toString()))
+                .jvmOptions("-Xmx128m").args(mount.toString()).start()) {
+                final int status = child.awaitExit(Duration.ofSeconds(120));
+                output = child.output();
+                assertThat(status).as("the child's exit; its output:%n%s", output).isZero();
+            }
             assertThat(output).contains("touched 256 pages")
                 .contains("second region: cannot create a region of 1048576 bytes in " + mount.resolve("shm")
                     + ": it needs 1048576 bytes and its file system has ")

@@ -8,6 +8,8 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -111,18 +113,14 @@ class ShmOtherUserTest {
         final Process probing = new ProcessBuilder(probe).redirectErrorStream(true).start();
         assumeTrue(probing.waitFor(30, TimeUnit.SECONDS) && probing.exitValue() == 0,
             "setpriv cannot give a process an ambient capability here");
-        final List<String> command = new ArrayList<>(setpriv);
         // the capability lets it read this build's class path (under /root); it writes only its own directory
-        command.addAll(io.rdmareactive.spi.demo.ChildJvmCommand.of(NamelessUserPeer.class, "-Xmx128m"));
-        command.add(nameless.toString());
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try {
-            assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the child ends").isTrue();
-            final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(process.exitValue()).as("the child's exit; it said:%n%s", output).isZero();
+        try (ChildJvm child = ChildJvmLauncher.of(NamelessUserPeer.class).wrappedIn(setpriv).jvmOptions("-Xmx128m")
+            .args(nameless.toString()).start()) {
+            final int status = child.awaitExit(Duration.ofSeconds(120));
+            final String output = child.output();
+            assertThat(status).as("the child's exit; it said:%n%s", output).isZero();
             assertThat(output).contains("CONNECTED");
         } finally {
-            process.destroyForcibly();
             new ProcessBuilder("rm", "-rf", nameless.toString()).start().waitFor(30, TimeUnit.SECONDS);
         }
     }

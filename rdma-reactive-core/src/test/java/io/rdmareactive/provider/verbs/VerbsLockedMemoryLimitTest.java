@@ -3,12 +3,13 @@ package io.rdmareactive.provider.verbs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -55,19 +56,19 @@ class VerbsLockedMemoryLimitTest {
 
     @Test
     void anUnprivilegedProcessPastItsLockedMemoryLimitIsRefusedWithAMessageNamingTheLimit() throws Exception {
-        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final List<String> command = List.of(SETPRIV.toString(), "--reuid=65534", "--regid=65534", "--clear-groups",
-            "--inh-caps=-all", "--bounding-set=-all", "/bin/sh", "-c", "ulimit -l 64 && exec \"$0\" \"$@\"", java,
-            "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", readableClassPath(),
-            LockedMemoryProbe.class.getName());
-        final Process process = new ProcessBuilder(command).directory(new File("/tmp")).redirectErrorStream(true)
-            .start();
-        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(3, TimeUnit.MINUTES)).as("the probe finished; it said:%n%s", output).isTrue();
+        final int status;
+        final String output;
+        try (ChildJvm probe = ChildJvmLauncher.of(LockedMemoryProbe.class)
+            .wrappedIn(List.of(SETPRIV.toString(), "--reuid=65534", "--regid=65534", "--clear-groups",
+                "--inh-caps=-all", "--bounding-set=-all", "/bin/sh", "-c", "ulimit -l 64 && exec \"$0\" \"$@\""))
+            .jvmOptions("-Xmx128m", "-XX:TieredStopAtLevel=1").classPath(readableClassPath())
+            .workingDirectory(Path.of("/tmp")).start()) {
+            status = probe.awaitExit(Duration.ofMinutes(3));
+            output = probe.output();
+        }
         System.out.println("locked-memory probe (user nobody, ulimit -l 64):\n" + output.strip());
 
-        assertThat(process.exitValue()).as("the probe's exit status; it said:%n%s", output).isZero();
+        assertThat(status).as("the probe's exit status; it said:%n%s", output).isZero();
         assertThat(output).as("what the probe saw").contains("LIMIT 65536").contains("SMALL OK true");
         assertThat(output).as("the refusal of 1 MiB").containsPattern("REFUSED registering \\d+ more bytes on \\S+ "
             + "would pass its limit of 65536 bytes").contains("ulimit -l is 64 KiB").contains("ulimit -l unlimited")

@@ -47,6 +47,8 @@ import io.rdmareactive.spi.RdmaProviders;
 import io.rdmareactive.spi.RegistrationLimitException;
 import io.rdmareactive.spi.SendFlags;
 import io.rdmareactive.spi.WorkRequestOpcode;
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -1673,8 +1675,13 @@ public abstract class ProviderConformanceTest {
             .isEqualTo(wrId);
     }
 
+    /** Starts {@link ConformancePeer}; its output is kept, for the failure messages. */
     private ChildJvm startPeer(final String address, final String mode) {
-        return own(ChildJvm.start(ConformancePeer.arguments(providerName(), deviceOptions("peer"), address, mode)));
+        return own(ChildJvmLauncher.of(ConformancePeer.class)
+            .jvmOptions("-Xmx128m", "-XX:TieredStopAtLevel=1", "-Drdma.idle=" + System.getProperty("rdma.idle",
+                "backoff"))
+            .args(ConformancePeer.arguments(providerName(), deviceOptions("peer"), address, mode))
+            .bound(Await.CHILD_BOUND).start());
     }
 
     /**

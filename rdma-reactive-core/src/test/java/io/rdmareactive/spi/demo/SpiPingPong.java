@@ -19,16 +19,12 @@ import io.rdmareactive.spi.ReceiveWorkRequest;
 import io.rdmareactive.spi.SendFlags;
 import io.rdmareactive.spi.SendWorkRequest;
 import io.rdmareactive.spi.WorkRequestOpcode;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import io.rdmareactive.testsupport.ChildJvm;
+import io.rdmareactive.testsupport.ChildJvmLauncher;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A ping-pong between two processes through the provider SPI: the first process listens and starts the second,
@@ -72,7 +68,7 @@ public final class SpiPingPong {
         try (RdmaDevice device = provider.open(DeviceOptions.defaults());
              Endpoint endpoint = new Endpoint(device, arguments.size);
              Listener listener = device.listen(address)) {
-            final Process pong = startPong(arguments, address);
+            final ChildJvm pong = startPong(arguments, address);
             try {
                 final ConnectRequest request = listener.accept(TIMEOUT);
                 if (request == null) {
@@ -85,8 +81,8 @@ public final class SpiPingPong {
                 report(rtt, arguments, endpoint.mismatches);
                 queuePair.disconnect();
             } finally {
-                if (!pong.waitFor(10, TimeUnit.SECONDS)) {
-                    pong.destroyForcibly();
+                if (!pong.exitsWithin(Duration.ofSeconds(10))) {
+                    pong.kill();
                 }
             }
             if (endpoint.mismatches > 0) {
@@ -95,23 +91,12 @@ public final class SpiPingPong {
         }
     }
 
-    private static Process startPong(final Arguments arguments, final String address) throws Exception {
-        final List<String> command = new ArrayList<>(ChildJvmCommand.of(SpiPingPong.class));
-        command.addAll(List.of("--role=pong", "--address=" + address, "--size=" + arguments.size,
-            "--provider=" + arguments.provider, "--round-trips=" + arguments.roundTrips));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        Thread.ofPlatform().daemon().name("pong-output").start(() -> {
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                    System.out.println("  [pong] " + line);
-                }
-            } catch (final Exception ignored) {
-                // the pong process ended
-            }
-        });
-        return process;
+    /** Starts the pong: a JVM like this one (its options, its class path), its lines shown here as they come. */
+    private static ChildJvm startPong(final Arguments arguments, final String address) {
+        return ChildJvmLauncher.of(SpiPingPong.class)
+            .args("--role=pong", "--address=" + address, "--size=" + arguments.size,
+                "--provider=" + arguments.provider, "--round-trips=" + arguments.roundTrips)
+            .echoOutput("  [pong] ").start();
     }
 
     private static void pong(final Arguments arguments) {
