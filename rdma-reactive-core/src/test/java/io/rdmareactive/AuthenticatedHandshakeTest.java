@@ -13,6 +13,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
 
@@ -21,7 +22,11 @@ import reactor.test.StepVerifier;
  * same secret use every interaction model; a client with another secret is refused, saying authentication failed,
  * and the server keeps serving. Runs on shm; {@link VerbsAuthenticatedHandshakeTest} runs it on verbs.
  */
+@ExtendWith(TestTransportResolver.class)
 class AuthenticatedHandshakeTest {
+
+    /** The transport this class runs on: shared memory, or verbs in a subclass that is {@link OnVerbs}. */
+    private final TestTransport transport;
 
     static final byte[] SECRET = "a shared secret of 32 bytes ....".getBytes(StandardCharsets.US_ASCII);
     static final byte[] OTHER = "another secret, also 32 bytes...".getBytes(StandardCharsets.US_ASCII);
@@ -31,11 +36,15 @@ class AuthenticatedHandshakeTest {
     private DisposableServer server;
     private final ConcurrentLinkedQueue<String> fired = new ConcurrentLinkedQueue<>();
 
+    AuthenticatedHandshakeTest(final TestTransport transport) {
+        this.transport = transport;
+    }
+
     @BeforeEach
     void start() {
         directory = ShmTestSupport.newDirectory();
-        address = ShmTestSupport.uniqueAddress("auth");
-        server = ShmTestSupport.server(directory, address).secret(SECRET)
+        address = transport.uniqueAddress("auth");
+        server = transport.server(directory, address).secret(SECRET)
             .handleStreams((kind, in, out) -> switch (kind) {
                 case FIRE_AND_FORGET -> in.receive(Codecs.UTF8_STRING).doOnNext(fired::add).then();
                 case REQUEST_RESPONSE -> out.send(in.receive(Codecs.UTF8_STRING).next().map(String::toUpperCase),
@@ -55,7 +64,7 @@ class AuthenticatedHandshakeTest {
     }
 
     private Connection connect(final byte[] secret) {
-        return ShmTestSupport.client(directory, address).secret(secret).connect().block(ShmTestSupport.BOUND);
+        return transport.client(directory, address).secret(secret).connect().block(ShmTestSupport.BOUND);
     }
 
     private static void close(final Connection connection) {

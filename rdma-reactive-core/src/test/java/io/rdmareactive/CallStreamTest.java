@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Flux;
@@ -32,10 +33,18 @@ import reactor.core.scheduler.Schedulers;
  * to the call that made it, whatever was given up, failed or answered late meanwhile; and a peer that breaks the call
  * stream's rules ends its connection with an error that names the rule, never a crash or a wrong answer.
  */
+@ExtendWith(TestTransportResolver.class)
 class CallStreamTest {
+
+    /** The transport this class runs on: shared memory, or verbs in a subclass that is {@link OnVerbs}. */
+    private final TestTransport transport;
 
     private Path directory;
     private final List<reactor.core.Disposable> opened = new ArrayList<>();
+
+    CallStreamTest(final TestTransport transport) {
+        this.transport = transport;
+    }
 
     @BeforeEach
     void start() {
@@ -54,14 +63,14 @@ class CallStreamTest {
     }
 
     private DisposableServer serve(final String address, final StreamHandler handler) {
-        final DisposableServer server = ShmTestSupport.server(directory, address).handleStreams(handler).bind()
+        final DisposableServer server = transport.server(directory, address).handleStreams(handler).bind()
             .block(ShmTestSupport.BOUND);
         opened.add(server);
         return server;
     }
 
     private Connection connect(final String address) {
-        final Connection connection = ShmTestSupport.client(directory, address).connect().block(ShmTestSupport.BOUND);
+        final Connection connection = transport.client(directory, address).connect().block(ShmTestSupport.BOUND);
         opened.add(connection);
         return connection;
     }
@@ -80,10 +89,10 @@ class CallStreamTest {
 
     @Test
     void callsGivenUpAtAnyMomentLeaveEveryOtherCallItsOwnAnswerAndTheStreamServing() {
-        final String address = ShmTestSupport.uniqueAddress("calls-given-up");
+        final String address = transport.uniqueAddress("calls-given-up");
         serve(address, upperCaseAnswers());
         final Connection connection = connect(address);
-        final int calls = (int) ShmTestSupport.scaled(3_000, 300);
+        final int calls = (int) transport.scaled(3_000, 300);
         final SplittableRandom random = new SplittableRandom(20261205L);
         final List<Mono<String>> made = new ArrayList<>();
         for (int i = 0; i < calls; i++) {
@@ -110,7 +119,7 @@ class CallStreamTest {
 
     @Test
     void aCallGivenUpAfterItWasSentCancelsItsHandlerAndTheCallerMovesOn() throws InterruptedException {
-        final String address = ShmTestSupport.uniqueAddress("call-cancelled");
+        final String address = transport.uniqueAddress("call-cancelled");
         final CountDownLatch serving = new CountDownLatch(1);
         final CountDownLatch cancelled = new CountDownLatch(1);
         serve(address, (kind, in, out) -> in.receive(Codecs.UTF8_STRING).next().flatMap(request ->
@@ -130,7 +139,7 @@ class CallStreamTest {
 
     @Test
     void handlersThatFailEndEmptyReadLateOrReadViewsAnswerAsTheyShould() {
-        final String address = ShmTestSupport.uniqueAddress("call-ends");
+        final String address = transport.uniqueAddress("call-ends");
         serve(address, (kind, in, out) -> {
             final String[] request = new String[1];
             in.receive(Codecs.UTF8_STRING).subscribe(value -> request[0] = value); // read in the handler, on the loop
@@ -152,7 +161,7 @@ class CallStreamTest {
         assertThat(connection.requestResponse("hi", Codecs.UTF8_STRING, Codecs.UTF8_STRING)
             .block(ShmTestSupport.BOUND)).isEqualTo("said hi");
 
-        final String late = ShmTestSupport.uniqueAddress("call-late");
+        final String late = transport.uniqueAddress("call-late");
         // reads its request after it returned, on another thread, and as a view: the request was kept for it
         serve(late, (kind, in, out) -> Mono.delay(Duration.ofMillis(2)).then(out.send(in.receiveViews()
             .map(view -> "late " + view.getStringWithoutLengthUtf8(0, view.capacity())), Codecs.UTF8_STRING)));
@@ -165,11 +174,11 @@ class CallStreamTest {
 
     @Test
     void largeCallsGoInFragmentsBetweenSmallOnesAndEveryByteArrives() {
-        final String address = ShmTestSupport.uniqueAddress("call-sizes");
+        final String address = transport.uniqueAddress("call-sizes");
         serve(address, (kind, in, out) -> out.send(in.receive(Codecs.BYTE_ARRAY).next(), Codecs.BYTE_ARRAY));
         final Connection connection = connect(address);
         final SplittableRandom random = new SplittableRandom(7);
-        final int calls = (int) ShmTestSupport.scaled(400, 60);
+        final int calls = (int) transport.scaled(400, 60);
         final List<byte[]> requests = new ArrayList<>();
         for (int i = 0; i < calls; i++) {
             final byte[] request = new byte[i % 10 == 0 ? 20_000 + random.nextInt(200_000) : 1 + random.nextInt(64)];
@@ -184,7 +193,7 @@ class CallStreamTest {
 
     @Test
     void aHandlerReadsItsRequestInPlaceAsAViewWhileItRuns() {
-        final String address = ShmTestSupport.uniqueAddress("call-views");
+        final String address = transport.uniqueAddress("call-views");
         // the view is read during onNext, on the loop, while the handler runs: no copy of the request is made
         serve(address, (kind, in, out) -> out.send(in.receiveViews().map(view -> {
             final byte[] bytes = new byte[view.capacity()];
@@ -193,7 +202,7 @@ class CallStreamTest {
         }).next(), Codecs.BYTE_ARRAY));
         final Connection connection = connect(address);
         final SplittableRandom random = new SplittableRandom(11);
-        final int calls = (int) ShmTestSupport.scaled(300, 40);
+        final int calls = (int) transport.scaled(300, 40);
         final List<byte[]> requests = new ArrayList<>();
         for (int i = 0; i < calls; i++) {
             final byte[] request = new byte[i % 7 == 0 ? 30_000 + random.nextInt(70_000) : 1 + random.nextInt(200)];
@@ -208,7 +217,7 @@ class CallStreamTest {
 
     @Test
     void aCallWhoseRequestCannotBeEncodedFailsAloneAndFreesItsId() {
-        final String address = ShmTestSupport.uniqueAddress("call-encode");
+        final String address = transport.uniqueAddress("call-encode");
         serve(address, upperCaseAnswers());
         final Connection connection = connect(address);
         final io.rdmareactive.codec.Codec<String> failing = new io.rdmareactive.codec.Codec<>() {
@@ -254,7 +263,7 @@ class CallStreamTest {
     @ValueSource(strings = {"short", "id", "negative-id", "type", "in-use"})
     void aCallerThatBreaksTheCallStreamsRulesLosesItsConnectionWithTheRuleNamed(final String broken)
         throws InterruptedException {
-        final String address = ShmTestSupport.uniqueAddress("call-rogue");
+        final String address = transport.uniqueAddress("call-rogue");
         final AtomicInteger served = new AtomicInteger();
         final DefaultServer server = (DefaultServer) serve(address, (kind, in, out) -> {
             served.incrementAndGet();
@@ -319,11 +328,11 @@ class CallStreamTest {
 
     @Test
     void aCallWithoutAnAnswerTimesOutAndItsLateAnswerIsDropped() {
-        final String address = ShmTestSupport.uniqueAddress("call-late-answer");
+        final String address = transport.uniqueAddress("call-late-answer");
         final Sinks.Empty<Void> release = Sinks.empty();
         serve(address, (kind, in, out) -> out.send(in.receive(Codecs.UTF8_STRING).next()
             .delayUntil(request -> request.equals("slow") ? release.asMono() : Mono.empty()), Codecs.UTF8_STRING));
-        final Connection connection = ShmTestSupport.client(directory, address).requestTimeout(Duration.ofMillis(200))
+        final Connection connection = transport.client(directory, address).requestTimeout(Duration.ofMillis(200))
             .connect().block(ShmTestSupport.BOUND);
         opened.add(connection);
         assertThatThrownBy(() -> connection.requestResponse("slow", Codecs.UTF8_STRING, Codecs.UTF8_STRING)

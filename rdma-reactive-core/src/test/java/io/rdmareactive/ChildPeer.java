@@ -32,6 +32,8 @@ public final class ChildPeer {
     /** Short, so that a silent peer is noticed quickly; stretched in the Soft-RoCE guest like ShmTestSupport's. */
     static final Duration LIVENESS_TIMEOUT = Duration.ofSeconds(Long.getLong("rr.test.livenessSeconds", 2));
     static final Duration KEEPALIVE = Duration.ofMillis(500);
+    /** The transport the parent test runs on, passed in this JVM's options ({@link TestTransport#childJvmOptions()}). */
+    private static final TestTransport TRANSPORT = TestTransport.ofThisJvm();
 
     private ChildPeer() {
     }
@@ -57,7 +59,7 @@ public final class ChildPeer {
     }
 
     private static void streamForever(final Path directory, final String address) throws InterruptedException {
-        final DisposableServer server = ShmTestSupport.server(directory, address).liveness(KEEPALIVE, LIVENESS_TIMEOUT)
+        final DisposableServer server = TRANSPORT.server(directory, address).liveness(KEEPALIVE, LIVENESS_TIMEOUT)
             .handle((in, out) -> out.send(Flux.<String, Long>generate(() -> 0L, (next, sink) -> {
                 sink.next(Long.toString(next));
                 return next + 1;
@@ -69,7 +71,7 @@ public final class ChildPeer {
     }
 
     private static void countServer(final Path directory, final String address) throws InterruptedException {
-        final DisposableServer server = ShmTestSupport.server(directory, address).liveness(KEEPALIVE, LIVENESS_TIMEOUT)
+        final DisposableServer server = TRANSPORT.server(directory, address).liveness(KEEPALIVE, LIVENESS_TIMEOUT)
             .handle((in, out) -> {
                 final long[] count = {0};
                 return in.receive(Codecs.UTF8_STRING)
@@ -96,7 +98,7 @@ public final class ChildPeer {
     }
 
     private static void reassemblyServer(final Path directory, final String address) throws InterruptedException {
-        final DisposableServer server = ShmTestSupport.server(directory, address)
+        final DisposableServer server = TRANSPORT.server(directory, address)
             .handleStreams((kind, in, out) -> kind == StreamKind.CHANNEL
                 ? out.send(in.receive(Codecs.BYTE_ARRAY).map(bytes -> "got " + bytes.length)
                     .doOnError(error -> {
@@ -115,7 +117,7 @@ public final class ChildPeer {
         final List<Connection> opened = new ArrayList<>();
         final List<Mono<Void>> sends = new ArrayList<>();
         for (int id = 1; id <= connections; id++) {
-            final Connection connection = ShmTestSupport.client(directory, address)
+            final Connection connection = TRANSPORT.client(directory, address)
                 .rings(4, TwoProcessTest.RING_CAPACITY).maxMessageLength(CheckedMessages.MAX_MESSAGE)
                 .connect().block(ShmTestSupport.BOUND);
             opened.add(connection);

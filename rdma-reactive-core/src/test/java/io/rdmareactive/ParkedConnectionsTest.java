@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -19,7 +20,15 @@ import reactor.core.publisher.Mono;
  * connection still sends its keepalives and hears its peer's), each answers its next request, and each ends when the
  * server goes away. Waits are bounded; nothing asserts how long anything took.
  */
+@ExtendWith(TestTransportResolver.class)
 class ParkedConnectionsTest extends RuntimeTestFixture {
+
+    /** The transport this class runs on: shared memory, or verbs in a subclass that is {@link OnVerbs}. */
+    private final TestTransport transport;
+
+    ParkedConnectionsTest(final TestTransport transport) {
+        this.transport = transport;
+    }
 
     /** Connections, keepalive interval and liveness timeout: a subclass that runs where things are slower sets more. */
     protected int connectionCount() {
@@ -39,9 +48,9 @@ class ParkedConnectionsTest extends RuntimeTestFixture {
         final int count = connectionCount();
         final Duration interval = keepalive();
         final Duration timeout = livenessTimeout();
-        final RdmaRuntime runtime = track(RdmaRuntime.builder().provider(ShmTestSupport.provider())
+        final RdmaRuntime runtime = track(RdmaRuntime.builder().provider(transport.provider())
             .directory(directory).idleStrategy("backoff").loops(1).build());
-        final String address = ShmTestSupport.uniqueAddress("parked");
+        final String address = transport.uniqueAddress("parked");
         final DisposableServer server = track(RdmaServer.create().runOn(runtime).address(address)
             .liveness(interval, timeout)
             .handleStreams((kind, in, out) -> out.send(in.receive(Codecs.UTF8_STRING).next()
@@ -98,9 +107,9 @@ class ParkedConnectionsTest extends RuntimeTestFixture {
      */
     @Test
     void streamsInUseAreCountedUntilTheirUseEndsAndAConnectionBeingReadStillParks() {
-        final RdmaRuntime runtime = track(RdmaRuntime.builder().provider(ShmTestSupport.provider())
+        final RdmaRuntime runtime = track(RdmaRuntime.builder().provider(transport.provider())
             .directory(directory).idleStrategy("backoff").loops(1).build());
-        final String address = ShmTestSupport.uniqueAddress("in-use");
+        final String address = transport.uniqueAddress("in-use");
         final DefaultServer bound = (DefaultServer) track(RdmaServer.create().runOn(runtime).address(address)
             .handleStreams((kind, in, out) -> kind == StreamKind.REQUEST_STREAM
                 ? out.send(Flux.interval(Duration.ofMillis(5)).map(String::valueOf),
@@ -150,9 +159,9 @@ class ParkedConnectionsTest extends RuntimeTestFixture {
      */
     @Test
     void aParkedConnectionIsWokenByARequestNotByItsNextKeepalive() {
-        final RdmaRuntime runtime = track(RdmaRuntime.builder().provider(ShmTestSupport.provider())
+        final RdmaRuntime runtime = track(RdmaRuntime.builder().provider(transport.provider())
             .directory(directory).idleStrategy("backoff").loops(1).build());
-        final String address = ShmTestSupport.uniqueAddress("woken");
+        final String address = transport.uniqueAddress("woken");
         final Duration minute = Duration.ofMinutes(1);
         track(RdmaServer.create().runOn(runtime).address(address).liveness(minute, minute.multipliedBy(3))
             .handleStreams((kind, in, out) -> out.send(in.receive(Codecs.UTF8_STRING).next()

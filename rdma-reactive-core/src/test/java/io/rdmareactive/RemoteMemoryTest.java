@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -23,12 +24,20 @@ import reactor.core.publisher.Mono;
  * the descriptor rules out is refused before anything is posted and the connection carries on; a region the peer
  * closed is refused by its provider with a typed error; the connection's end fails what was in flight.
  */
+@ExtendWith(TestTransportResolver.class)
 class RemoteMemoryTest {
+
+    /** The transport this class runs on: shared memory, or verbs in a subclass that is {@link OnVerbs}. */
+    private final TestTransport transport;
 
     private static final int REGION = 64 * 1024;
 
     private Path directory;
     private final List<reactor.core.Disposable> opened = new ArrayList<>();
+    RemoteMemoryTest(final TestTransport transport) {
+        this.transport = transport;
+    }
+
     /** The server's side of the one connection (the handler saw it). */
     private final AtomicReference<Connection> serverSide = new AtomicReference<>();
     /** The region the server registered for the client, once asked. */
@@ -38,8 +47,8 @@ class RemoteMemoryTest {
     @BeforeEach
     void start() {
         directory = ShmTestSupport.newDirectory();
-        address = ShmTestSupport.uniqueAddress("remote-memory");
-        final DisposableServer server = ShmTestSupport.server(directory, address).handleStreams((kind, in, out) ->
+        address = transport.uniqueAddress("remote-memory");
+        final DisposableServer server = transport.server(directory, address).handleStreams((kind, in, out) ->
             out.send(in.receive(Codecs.UTF8_STRING).next().map(rights -> {
                 final Connection connection = in.connection();
                 serverSide.set(connection);
@@ -51,7 +60,7 @@ class RemoteMemoryTest {
                 return region.descriptor();
             }), RegionDescriptor.CODEC)).bind().block(ShmTestSupport.BOUND);
         opened.add(server);
-        client = ShmTestSupport.client(directory, address).connect().block(ShmTestSupport.BOUND);
+        client = transport.client(directory, address).connect().block(ShmTestSupport.BOUND);
         opened.add(client);
     }
 
@@ -120,7 +129,7 @@ class RemoteMemoryTest {
     @Test
     void manyOperationsKeepOrderAndNeverExceedTheBound() {
         final RemoteRegion remote = remote("REMOTE_ATOMIC,REMOTE_READ");
-        final int count = (int) ShmTestSupport.scaled(20_000, 500);
+        final int count = (int) transport.scaled(20_000, 500);
         final AtomicLong requested = new AtomicLong();
         final AtomicLong emitted = new AtomicLong();
         final AtomicLong mostOutstanding = new AtomicLong();
@@ -203,7 +212,7 @@ class RemoteMemoryTest {
         assertThatThrownBy(() -> readOnly.read(0, closed, 0, 8).block(ShmTestSupport.BOUND))
             .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
         // a descriptor from another connection: its key names nothing here
-        final Connection other = ShmTestSupport.client(directory, address).connect().block(ShmTestSupport.BOUND);
+        final Connection other = transport.client(directory, address).connect().block(ShmTestSupport.BOUND);
         opened.add(other);
         final RegionDescriptor descriptor = readOnly.descriptor();
         assertThatThrownBy(() -> other.remoteRegion(descriptor)).isInstanceOf(RdmaRemoteAccessException.class)

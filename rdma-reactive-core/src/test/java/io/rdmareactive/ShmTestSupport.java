@@ -9,12 +9,12 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 /**
  * What the API tests share: a private shared-memory directory per test, servers and clients of the {@code shm}
- * provider in it, and views of what a test may leave behind (files, threads).
+ * provider in it, and views of what a test may leave behind (files, threads). A test class that also runs on verbs
+ * makes its servers and clients with the {@link TestTransport} it is given instead.
  */
 final class ShmTestSupport {
 
@@ -23,13 +23,6 @@ final class ShmTestSupport {
      * Soft-RoCE guest, an emulated machine many times slower, stretches it with {@code -Drr.test.boundSeconds}.
      */
     static final Duration BOUND = Duration.ofSeconds(Long.getLong("rr.test.boundSeconds", 30));
-
-    /**
-     * The liveness timeout of the servers and clients made here, where a test does not set its own: the library's
-     * default unless {@code -Drr.test.livenessSeconds} says otherwise (the Soft-RoCE guest, where a thread of a
-     * loaded emulated machine can stand still for seconds).
-     */
-    private static final long LIVENESS_SECONDS = Long.getLong("rr.test.livenessSeconds", 0);
 
     /** The thread names the runtime uses: event loops, server acceptors, shm connection managers, closers. */
     static final List<String> RUNTIME_THREAD_PREFIXES = List.of("rdma-loop-", "rdma-accept-", "rdma-shm-cm-",
@@ -65,54 +58,19 @@ final class ShmTestSupport {
         }
     }
 
-    /** @return a fresh address, so that thread names and socket files of one test never meet another's */
+    /** @return a fresh shared-memory address ({@link TestTransport#uniqueAddress}) */
     static String uniqueAddress(final String prefix) {
-        if ("verbs".equals(provider())) {
-            return io.rdmareactive.provider.verbs.VerbsTestEnvironment.uniqueAddress();
-        }
-        return prefix + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 24));
+        return TestTransport.SHM.uniqueAddress(prefix);
     }
 
+    /** @return a server of the {@code shm} provider in the directory ({@link TestTransport#server}) */
     static RdmaServer server(final Path directory, final String address) {
-        final RdmaServer server = RdmaServer.create().provider(provider()).directory(directory).address(address)
-            .idleStrategy("backoff");
-        return LIVENESS_SECONDS > 0 ? server.liveness(Duration.ofSeconds(1), Duration.ofSeconds(LIVENESS_SECONDS))
-            : server;
+        return TestTransport.SHM.server(directory, address);
     }
 
+    /** @return a client of the {@code shm} provider in the directory ({@link TestTransport#client}) */
     static RdmaClient client(final Path directory, final String address) {
-        final RdmaClient client = RdmaClient.create().provider(provider()).directory(directory).address(address)
-            .idleStrategy("backoff");
-        return LIVENESS_SECONDS > 0 ? client.liveness(Duration.ofSeconds(1), Duration.ofSeconds(LIVENESS_SECONDS))
-            : client;
-    }
-
-    /** The system property that runs these tests on another provider ({@code verbs} in the Soft-RoCE guest). */
-    static final String PROVIDER_PROPERTY = "rr.test.provider";
-    /** The system property that scales message counts down where the transport is slow (emulated hardware). */
-    static final String SCALE_PROPERTY = "rr.test.scale";
-
-    /** @return the provider the API tests run on: {@code shm} unless {@link #PROVIDER_PROPERTY} says otherwise */
-    static String provider() {
-        return System.getProperty(PROVIDER_PROPERTY, "shm");
-    }
-
-    /** @return {@code count} scaled by {@link #SCALE_PROPERTY} (1 by default), at least {@code floor} */
-    static long scaled(final long count, final long floor) {
-        final double scale = Double.parseDouble(System.getProperty(SCALE_PROPERTY, "1"));
-        return Math.max(floor, (long) (count * scale));
-    }
-
-    /** @return the JVM options that carry this JVM's test provider and scale into a child JVM */
-    static List<String> childProperties() {
-        final List<String> options = new java.util.ArrayList<>();
-        for (final String key : List.of(PROVIDER_PROPERTY, SCALE_PROPERTY)) {
-            final String value = System.getProperty(key);
-            if (value != null) {
-                options.add("-D" + key + "=" + value);
-            }
-        }
-        return options;
+        return TestTransport.SHM.client(directory, address);
     }
 
     /** @return the names of the files in the directory (not recursive), sorted */

@@ -16,6 +16,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
@@ -30,7 +31,15 @@ import reactor.core.publisher.Flux;
  * <p>Nothing here depends on timing: the subscriber is slow by design, and every figure asserted is a count or a
  * size. The measured figures are printed for the record.
  */
+@ExtendWith(TestTransportResolver.class)
 class SlowConsumerTest {
+
+    /** The transport this class runs on: shared memory, or verbs in a subclass that is {@link OnVerbs}. */
+    private final TestTransport transport;
+
+    SlowConsumerTest(final TestTransport transport) {
+        this.transport = transport;
+    }
 
     /** The first messages are taken one request(1) at a time, a few hundred microseconds apart; the rest at once. */
     private static final int SLOW_MESSAGES = 10_000;
@@ -55,14 +64,14 @@ class SlowConsumerTest {
 
     @Test
     void aSlowSubscriberHoldsTheRemoteProducerBackWithNothingDroppedAndMemoryBounded() throws Exception {
-        final int messages = (int) ShmTestSupport.scaled(200_000, 20_000);
-        final String address = ShmTestSupport.uniqueAddress("slow");
+        final int messages = (int) transport.scaled(200_000, 20_000);
+        final String address = transport.uniqueAddress("slow");
         final AtomicLong requestedFromProducer = new AtomicLong();
         final AtomicLong producedByProducer = new AtomicLong();
         final AtomicLong delivered = new AtomicLong();
         final AtomicLong maxRequestedAhead = new AtomicLong();
         final AtomicLong maxProducedAhead = new AtomicLong();
-        final DisposableServer server = ShmTestSupport.server(directory, address)
+        final DisposableServer server = transport.server(directory, address)
             .handle((in, out) -> out.send(Flux.range(0, messages)
                 .doOnRequest(n -> {
                     final long requested = requestedFromProducer.accumulateAndGet(n, SlowConsumerTest::addCapped);
@@ -75,7 +84,7 @@ class SlowConsumerTest {
                 .map(String::valueOf), Codecs.UTF8_STRING))
             .bind().block(ShmTestSupport.BOUND);
         try {
-            final Connection connection = ShmTestSupport.client(directory, address).rings(4, RING_CAPACITY)
+            final Connection connection = transport.client(directory, address).rings(4, RING_CAPACITY)
                 .prefetch(PREFETCH).connect().block(ShmTestSupport.BOUND);
             final Map<String, Long> filesAtStart = ShmTestSupport.fileSizes(directory);
             final long heapAtStart = ShmTestSupport.usedHeapAfterGc();
@@ -129,10 +138,10 @@ class SlowConsumerTest {
 
     /** @return the largest request(n) the publisher got while the server sent {@code count} messages of {@code size} */
     private long largestRequest(final int size, final int count) {
-        final String address = ShmTestSupport.uniqueAddress("ahead");
+        final String address = transport.uniqueAddress("ahead");
         final AtomicLong largest = new AtomicLong();
         final int maxLength = Math.max(size, 1 << 10); // the least a connection allows
-        final DisposableServer server = ShmTestSupport.server(directory, address).maxMessageLength(maxLength)
+        final DisposableServer server = transport.server(directory, address).maxMessageLength(maxLength)
             .handle((in, out) -> out.send(Flux.range(0, count)
                 .doOnRequest(n -> largest.accumulateAndGet(n, Math::max))
                 .map(i -> {
@@ -143,7 +152,7 @@ class SlowConsumerTest {
                 }), Codecs.DIRECT_BUFFER))
             .bind().block(ShmTestSupport.BOUND);
         try {
-            final Connection connection = ShmTestSupport.client(directory, address).maxMessageLength(maxLength)
+            final Connection connection = transport.client(directory, address).maxMessageLength(maxLength)
                 .connect().block(ShmTestSupport.BOUND);
             final List<String> wrong = new ArrayList<>();
             final AtomicLong next = new AtomicLong();

@@ -18,6 +18,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
@@ -25,13 +26,21 @@ import reactor.core.publisher.Sinks;
  * The API between two JVMs over the shared-memory provider: a peer killed with SIGKILL mid-stream, and a million
  * checksummed messages of mixed sizes on three connections at once. The other JVM runs {@link ChildPeer}.
  */
+@ExtendWith(TestTransportResolver.class)
 class TwoProcessTest {
+
+    /** The transport this class runs on: shared memory, or verbs in a subclass that is {@link OnVerbs}. */
+    private final TestTransport transport;
 
     static final int RING_CAPACITY = 64 * 1024;
     private static final Duration CHILD_BOUND = Duration.ofMinutes(3);
 
     private Path directory;
     private ChildJvm child;
+
+    TwoProcessTest(final TestTransport transport) {
+        this.transport = transport;
+    }
 
     @BeforeEach
     void createDirectory() {
@@ -51,7 +60,7 @@ class TwoProcessTest {
         final String address = addressServedByTheChild("victim");
         child = startChild("stream-forever", directory.toString(), address);
         child.awaitLine(ChildPeer.LISTENING);
-        final Connection connection = ShmTestSupport.client(directory, address)
+        final Connection connection = transport.client(directory, address)
             .liveness(ChildPeer.KEEPALIVE, ChildPeer.LIVENESS_TIMEOUT).connect().block(ShmTestSupport.BOUND);
 
         final AtomicLong received = new AtomicLong();
@@ -94,11 +103,11 @@ class TwoProcessTest {
         child = startChild("stream-forever", directory.toString(), address);
         child.awaitLine(ChildPeer.LISTENING);
         final List<Connection> disconnected = Collections.synchronizedList(new ArrayList<>());
-        final Connection connection = ShmTestSupport.client(directory, address)
+        final Connection connection = transport.client(directory, address)
             .liveness(ChildPeer.KEEPALIVE, ChildPeer.LIVENESS_TIMEOUT)
             .doOnDisconnected(disconnected::add)
             .connectNow();
-        if ("verbs".equals(ShmTestSupport.provider())) {
+        if (transport.isVerbs()) {
             assertThat(connection.peer()).as("who the peer is on verbs: the address connected to").isEqualTo(address);
         } else {
             assertThat(connection.peer()).as("who the peer is: the child's listener and device")
@@ -126,7 +135,7 @@ class TwoProcessTest {
         final String address = addressServedByTheChild("stopped");
         child = startChild("count-server", directory.toString(), address);
         child.awaitLine(ChildPeer.LISTENING);
-        final Connection connection = ShmTestSupport.client(directory, address)
+        final Connection connection = transport.client(directory, address)
             .liveness(ChildPeer.KEEPALIVE, ChildPeer.LIVENESS_TIMEOUT).connect().block(ShmTestSupport.BOUND);
         final Sinks.Many<String> messages = Sinks.many().unicast().onBackpressureBuffer();
         final CompletableFuture<Void> sent = connection.outbound().send(messages.asFlux(), Codecs.UTF8_STRING)
@@ -157,12 +166,12 @@ class TwoProcessTest {
     @Test
     void aMillionChecksummedMessagesOfMixedSizesCrossThreeConnectionsOnceEachAndInOrder() throws Exception {
         final int connections = 3;
-        final long perConnection = ShmTestSupport.scaled(333_334, 2_000);
+        final long perConnection = transport.scaled(333_334, 2_000);
         final String address = addressServedHere("million");
         final List<CheckedMessages.Checker> checkers = Collections.synchronizedList(new ArrayList<>());
         final List<Throwable> errors = Collections.synchronizedList(new ArrayList<>());
         final CountDownLatch completed = new CountDownLatch(connections);
-        final DisposableServer server = ShmTestSupport.server(directory, address)
+        final DisposableServer server = transport.server(directory, address)
             .maxMessageLength(CheckedMessages.MAX_MESSAGE)
             .handle((in, out) -> {
                 final CheckedMessages.Checker checker = new CheckedMessages.Checker();
@@ -210,12 +219,12 @@ class TwoProcessTest {
 
     /** @return an address for a server the child runs (on verbs across two nodes, the child's node's) */
     protected String addressServedByTheChild(final String prefix) {
-        return ShmTestSupport.uniqueAddress(prefix);
+        return transport.uniqueAddress(prefix);
     }
 
     /** @return an address for a server this JVM runs (on verbs across two nodes, this node's) */
     protected String addressServedHere(final String prefix) {
-        return ShmTestSupport.uniqueAddress(prefix);
+        return transport.uniqueAddress(prefix);
     }
 
     /** @return JVM options of the child beyond the usual ones (across two nodes, the device of its node) */
@@ -240,7 +249,7 @@ class TwoProcessTest {
     private ChildJvm startChild(final String... arguments) {
         final List<String> options = new ArrayList<>(List.of("-Xmx256m", "-Drdma.idle=backoff"));
         options.addAll(childJvmOptions());
-        options.addAll(ShmTestSupport.childProperties());
+        options.addAll(transport.childJvmOptions());
         return ChildJvmLauncher.of(ChildPeer.class).jvmOptions(options).args(arguments).bound(CHILD_BOUND).start();
     }
 }

@@ -7,4 +7,8 @@ package io.rdmareactive;
  */
 @OnVerbs
 class VerbsAuthenticatedHandshakeTest extends AuthenticatedHandshakeTest {
+
+    VerbsAuthenticatedHandshakeTest(final TestTransport transport) {
+        super(transport);
+    }
 }

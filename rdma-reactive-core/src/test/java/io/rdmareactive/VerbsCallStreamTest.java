@@ -5,6 +5,10 @@ package io.rdmareactive;
  * once to its own call whatever was given up or failed meanwhile, and a caller that breaks the call stream's rules
  * loses its connection with the rule named.
  */
-@OnVerbs(scale = "0.1")
+@OnVerbs(scale = 0.1)
 class VerbsCallStreamTest extends CallStreamTest {
+
+    VerbsCallStreamTest(final TestTransport transport) {
+        super(transport);
+    }
 }

@@ -11,6 +11,10 @@ import java.time.Duration;
 @OnVerbs
 class VerbsParkedConnectionsTest extends ParkedConnectionsTest {
 
+    VerbsParkedConnectionsTest(final TestTransport transport) {
+        super(transport);
+    }
+
     @Override
     protected int connectionCount() {
         return 10;

@@ -20,21 +20,28 @@ import org.junit.jupiter.api.Test;
 @OnVerbs
 class VerbsSleepingLoopTest {
 
+    /** Verbs ({@link OnVerbs}). */
+    private final TestTransport transport;
+
     private Path directory;
     private DisposableServer server;
     private Connection connection;
 
+    VerbsSleepingLoopTest(final TestTransport transport) {
+        this.transport = transport;
+    }
+
     @BeforeEach
     void start() {
         directory = ShmTestSupport.newDirectory();
-        final String address = ShmTestSupport.uniqueAddress("sleeping");
+        final String address = transport.uniqueAddress("sleeping");
         // a runtime each, as two processes would have: what one loop posts lands in the other's completion queue
         // while that loop sleeps (on one loop, Soft-RoCE completes a post before the loop could go to sleep)
-        server = ShmTestSupport.server(directory, address).runOn(sleepingRuntime())
+        server = transport.server(directory, address).runOn(sleepingRuntime())
             .handleStreams((kind, in, out) -> out.send(in.receive(Codecs.UTF8_STRING).map(String::toUpperCase),
                 Codecs.UTF8_STRING))
             .bind().block(ShmTestSupport.BOUND);
-        connection = ShmTestSupport.client(directory, address).runOn(sleepingRuntime()).connect()
+        connection = transport.client(directory, address).runOn(sleepingRuntime()).connect()
             .block(ShmTestSupport.BOUND);
     }
 

@@ -34,6 +34,11 @@ class VerbsTwoNodeTwoProcessTest extends TwoProcessTest {
     private static final AtomicInteger PORTS = new AtomicInteger(40_000 + (int) (ProcessHandle.current().pid() % 200)
         * 100);
 
+    /** Verbs, counts scaled as {@link VerbsTwoProcessTest}'s; not {@link OnVerbs}, whose tag the guest runs apart */
+    VerbsTwoNodeTwoProcessTest() {
+        super(TestTransport.verbs(0.01));
+    }
+
     @BeforeAll
     static void becomeNodeB() {
         for (final String variable : List.of(NODE_A_HOST, NODE_A_DEVICE, NODE_B_HOST, NODE_B_DEVICE)) {
@@ -43,15 +48,11 @@ class VerbsTwoNodeTwoProcessTest extends TwoProcessTest {
         }
         final String reason = VerbsTestEnvironment.unavailableReason();
         assumeTrue(reason == null, reason);
-        System.setProperty(ShmTestSupport.PROVIDER_PROPERTY, "verbs");
-        System.setProperty(ShmTestSupport.SCALE_PROPERTY, "0.01");
         System.setProperty(DEVICE_PROPERTY, System.getenv(NODE_B_DEVICE));
     }
 
     @AfterAll
     static void forgetNodeB() {
-        System.clearProperty(ShmTestSupport.PROVIDER_PROPERTY);
-        System.clearProperty(ShmTestSupport.SCALE_PROPERTY);
         System.clearProperty(DEVICE_PROPERTY);
     }
 
