@@ -58,6 +58,15 @@ class ChildJvmLauncherTest {
     }
 
     @Test
+    void anInheritedOutputIsNotKeptWhileInputAndExitStatusStillWork() {
+        try (ChildJvm child = ChildJvmLauncher.of(EchoPeer.class).args("inherited").inheritOutput().start()) {
+            child.send("exit");
+            assertThat(child.awaitExit()).isEqualTo(3);
+            assertThat(child.lines()).as("printed to this JVM's own output, not kept").isEmpty();
+        }
+    }
+
+    @Test
     void closingKillsAChildThatStillRuns() {
         final ChildJvm child = ChildJvmLauncher.of(EchoPeer.class).start();
         child.awaitLine("READY");
