@@ -92,6 +92,7 @@ class BlockingCallsTest {
         final DeviceOptions options = DeviceOptions.builder().directory(directory).build();
         // a listener that never answers, and a connect timeout far beyond the bound: only the bound ends the wait
         try (RdmaDevice device = RdmaProviders.named("shm").open(options); Listener listener = device.listen(address)) {
+            assertThat(listener.address()).isEqualTo(address);
             final Duration bound = Duration.ofMillis(500);
             final long start = System.nanoTime();
             assertThatThrownBy(() -> ShmTestSupport.client(directory, address)

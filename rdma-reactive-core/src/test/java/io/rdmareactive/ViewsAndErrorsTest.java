@@ -232,7 +232,7 @@ class ViewsAndErrorsTest {
             assertThat(sendError.get()).as("the send Mono fails with the publisher's own error").isSameAs(failure);
             assertThat(serverSaw).succeedsWithin(ShmTestSupport.BOUND)
                 .isInstanceOf(RdmaStreamException.class)
-                .satisfies(error -> assertThat(((Throwable) error).getMessage()).contains("no more paper"));
+                .satisfies(error -> assertThat(error.getMessage()).contains("no more paper"));
             assertThat(serverReceived).containsExactly("x", "y", "z");
             connection.dispose();
         } finally {

@@ -116,12 +116,16 @@ final class ChildJvm implements AutoCloseable {
         return status;
     }
 
-    /** Kills the child if it still runs. */
+    /** Kills the child if it still runs, and waits a little for it to go (interrupted: not; the status stays set). */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
             process.destroyForcibly();
-            process.waitFor(5, TimeUnit.SECONDS);
+            try {
+                process.waitFor(5, TimeUnit.SECONDS);
+            } catch (final InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -32,10 +32,11 @@ public final class NamelessUserPeer {
             final CompletableFuture<QueuePair> accepted = CompletableFuture.supplyAsync(() ->
                 listener.accept(Duration.ofSeconds(30)).accept(QueuePairOptions.builder(serverCq, serverCq).build(),
                     new byte[0]));
-            try (QueuePair ignored = client.connect("nameless", QueuePairOptions.builder(clientCq, clientCq).build(),
+            try (QueuePair connected = client.connect("nameless", QueuePairOptions.builder(clientCq, clientCq).build(),
                 new byte[0], Duration.ofSeconds(30));
-                 QueuePair alsoIgnored = accepted.get(30, TimeUnit.SECONDS)) {
-                System.out.println("CONNECTED as user.name=" + System.getProperty("user.name"));
+                 QueuePair acceptedPair = accepted.get(30, TimeUnit.SECONDS)) {
+                System.out.println("CONNECTED as user.name=" + System.getProperty("user.name") + " (client "
+                    + connected.state() + ", server " + acceptedPair.state() + ")");
             }
         }
     }
