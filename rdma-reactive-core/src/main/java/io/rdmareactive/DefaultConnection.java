@@ -84,6 +84,10 @@ final class DefaultConnection implements Connection, StreamActivity, ErrorFactor
             channels[slot] = new StreamChannel(this, slot, protocol.stream(slot));
         }
         channels[DEFAULT_STREAM].openDefault(); // the connection's own stream is always open
+        if (config.wiretap() != null) {
+            protocol.tap(new Wiretap(config.wiretap(), (client ? "client " : "server ")
+                + Integer.toHexString(System.identityHashCode(this)) + " " + protocol.queuePair().peerDescription()));
+        }
         protocol.activity(this);
         runtime.loops.own(protocol.queuePair(), loop);
         if (!loop.execute(() -> loop.add(protocol))) {

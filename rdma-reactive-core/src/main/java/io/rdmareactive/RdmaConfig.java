@@ -28,17 +28,21 @@ import java.util.function.Consumer;
  * @param maxRegisteredBytes the most bytes the runtime's device registers at once, 0 for the device's default
  * @param secret           the shared secret of the authenticated handshake (a copy, at least 16 bytes), or null
  * @param runtime          the runtime to run on, or null for the process's shared one
+ * @param wiretap          the logger category every frame is logged under at DEBUG, or null for none
+ * @param metrics          whether Micrometer meters are registered in {@code Metrics.globalRegistry}
  */
 record RdmaConfig(String provider, String address, Path directory, int maxStreams, int ringCapacity,
                   int maxMessageLength, Duration keepalive, Duration livenessTimeout, int prefetch, String idle,
                   Duration connectTimeout, Duration requestTimeout, CodecRegistry codecs, int maxConnections,
-                  int maxPendingHandshakes, long maxRegisteredBytes, byte[] secret, RdmaRuntime runtime) {
+                  int maxPendingHandshakes, long maxRegisteredBytes, byte[] secret, RdmaRuntime runtime,
+                  String wiretap, boolean metrics) {
 
     /** The builders' defaults; the protocol's settings (rings, message length, liveness) are the protocol's own. */
     static final RdmaConfig DEFAULTS = new RdmaConfig("auto", null, null, ProtocolOptions.DEFAULTS.maxStreams(),
         ProtocolOptions.DEFAULTS.ringCapacity(), ProtocolOptions.DEFAULTS.maxMessageLength(),
         ProtocolOptions.DEFAULTS.keepaliveInterval(), ProtocolOptions.DEFAULTS.livenessTimeout(), 256, defaultIdle(),
-        Duration.ofSeconds(10), Duration.ofSeconds(30), CodecRegistry.defaults(), 1024, 64, 0, null, null);
+        Duration.ofSeconds(10), Duration.ofSeconds(30), CodecRegistry.defaults(), 1024, 64, 0, null, null,
+        null, false);
 
     RdmaConfig {
         Objects.requireNonNull(provider, "provider");
@@ -145,6 +149,14 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
         return with(copy -> copy.runtime = value);
     }
 
+    RdmaConfig withWiretap(final String category) {
+        return with(copy -> copy.wiretap = category);
+    }
+
+    RdmaConfig withMetrics(final boolean value) {
+        return with(copy -> copy.metrics = value);
+    }
+
     /** @return a copy of this config with {@code change} applied, checked by the canonical constructor */
     private RdmaConfig with(final Consumer<Copy> change) {
         final Copy copy = new Copy(this);
@@ -175,6 +187,8 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
         private long maxRegisteredBytes;
         private byte[] secret;
         private RdmaRuntime runtime;
+        private String wiretap;
+        private boolean metrics;
 
         private Copy(final RdmaConfig from) {
             provider = from.provider;
@@ -195,12 +209,14 @@ record RdmaConfig(String provider, String address, Path directory, int maxStream
             maxRegisteredBytes = from.maxRegisteredBytes;
             secret = from.secret;
             runtime = from.runtime;
+            wiretap = from.wiretap;
+            metrics = from.metrics;
         }
 
         private RdmaConfig build() {
             return new RdmaConfig(provider, address, directory, maxStreams, ringCapacity, maxMessageLength, keepalive,
                 livenessTimeout, prefetch, idle, connectTimeout, requestTimeout, codecs, maxConnections,
-                maxPendingHandshakes, maxRegisteredBytes, secret, runtime);
+                maxPendingHandshakes, maxRegisteredBytes, secret, runtime, wiretap, metrics);
         }
     }
 

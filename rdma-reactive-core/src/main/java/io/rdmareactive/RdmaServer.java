@@ -168,6 +168,33 @@ public final class RdmaServer {
     }
 
     /**
+     * Logs every frame this server's connections send and receive, like reactor-netty's {@code wiretap(true)}: one
+     * DEBUG line per frame through Reactor's {@code Loggers} (SLF4J when the application has it), under the category
+     * {@code io.rdmareactive.RdmaServer}: the connection (side, an id, the peer), {@code SENT} or {@code RECEIVED}, the stream id,
+     * the frame type ({@code OPEN}, {@code DATA}, {@code COMPLETE}, {@code ERROR}, and the control stream's
+     * {@code REQUEST_N}, {@code CANCEL}, {@code KEEPALIVE}, {@code REGION_CLOSED}), its flags, the payload's
+     * length and its first 64 bytes in hex. For debugging: with it on, each frame costs a log call (and, while DEBUG
+     * is enabled, a formatted line); with it off (the default), nothing.
+     *
+     * @param enable true to log under {@code io.rdmareactive.RdmaServer}, false for no logging (the default)
+     */
+    public RdmaServer wiretap(final boolean enable) {
+        return with(config.withWiretap(enable ? RdmaServer.class.getName() : null));
+    }
+
+    /**
+     * Logs every frame as {@link #wiretap(boolean) wiretap(true)} does, under a category of the caller's.
+     *
+     * @param category the logger's name, e.g. {@code "wire.orders"}; not blank
+     */
+    public RdmaServer wiretap(final String category) {
+        if (java.util.Objects.requireNonNull(category, "category").isBlank()) {
+            throw new IllegalArgumentException("a wiretap's logger category is not blank");
+        }
+        return with(config.withWiretap(category));
+    }
+
+    /**
      * Runs this server and its connections on a runtime of the application's own instead of the process's shared one.
      *
      * @param runtime a running runtime (its provider, directory, idle strategy and memory limit then apply, not this

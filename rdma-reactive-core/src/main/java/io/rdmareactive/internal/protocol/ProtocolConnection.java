@@ -188,6 +188,19 @@ public final class ProtocolConnection implements AutoCloseable, CompletionHandle
         return connection;
     }
 
+    /**
+     * Shows every frame this connection sends and receives, on every stream, the control stream's included, to
+     * {@code tap} (a wiretap). Call it once, before the connection is handed to its loop and to any producer or
+     * consumer: the rings read it without a fence.
+     */
+    public void tap(final FrameTap tap) {
+        java.util.Objects.requireNonNull(tap, "tap");
+        for (final ProtocolStream stream : streams) {
+            stream.sendRing().tap(tap);
+            stream.receiveRing().tap(tap);
+        }
+    }
+
     /** @return the stream of that slot; 0 is the control stream, which the driver owns */
     public ProtocolStream stream(final int id) {
         if (id <= 0 || id >= maxStreams) {

@@ -47,6 +47,8 @@ final class StreamReceiveRing {
     private final AtomicLong parsedPublished = new AtomicLong();
     private volatile boolean corrupted;
     private final AtomicLong consumed = new AtomicLong();
+    /** Sees each frame handed to the consumer (a wiretap), or null: set once, before the ring's first frame. */
+    private FrameTap tap;
 
     /**
      * @param ring       the ring's memory; capacity a power of two
@@ -259,8 +261,11 @@ final class StreamReceiveRing {
                 continue;
             }
             try {
-                consumer.onFrame(ring, index + HEADER_LENGTH, frameLength - HEADER_LENGTH, type,
-                    ring.getByte(index + FrameHeaderFlyweight.FLAGS_OFFSET));
+                final byte flags = ring.getByte(index + FrameHeaderFlyweight.FLAGS_OFFSET);
+                if (tap != null) {
+                    tap.received(streamId, type, flags, ring, index + HEADER_LENGTH, frameLength - HEADER_LENGTH);
+                }
+                consumer.onFrame(ring, index + HEADER_LENGTH, frameLength - HEADER_LENGTH, type, flags);
             } finally {
                 consumed.setRelease(end);
             }
@@ -270,6 +275,11 @@ final class StreamReceiveRing {
             consumed.setRelease(position); // only padding was left
         }
         return false;
+    }
+
+    /** Shows each frame handed to the consumer from now on to {@code tap}; before the ring's first frame. */
+    void tap(final FrameTap tap) {
+        this.tap = tap;
     }
 
     /** @return the type of the next frame for the consumer (padding skipped), or -1 if there is none */

@@ -43,6 +43,8 @@ final class StreamSendRing {
     private final int streamId;
     /** The peer's look-flag bit for this stream ({@link PeerDoorbell#streamBit}). */
     private final long lookBit;
+    /** Sees each committed frame (a wiretap), or null: set once, before the ring's first frame. */
+    private FrameTap tap;
 
     // producer's own state
     private long claimEnd;
@@ -173,6 +175,10 @@ final class StreamSendRing {
         }
         FrameHeaderFlyweight.write(ring, index, claimFrameLength, type, flags & 0xFF);
         claimIndex = -1;
+        if (tap != null) {
+            tap.sent(streamId, type, flags, ring, index + FrameHeaderFlyweight.HEADER_LENGTH,
+                claimFrameLength - FrameHeaderFlyweight.HEADER_LENGTH);
+        }
         producer.setRelease(claimEnd);
         if (publishLine != null) {
             publishLine.putLongRelease(0, claimEnd); // the frame's bytes are in the peer's ring before this
@@ -187,6 +193,11 @@ final class StreamSendRing {
                 peer.ring(lookBit);
             }
         }
+    }
+
+    /** Shows each frame committed from now on to {@code tap}; before the ring's first frame, on its creating thread. */
+    void tap(final FrameTap tap) {
+        this.tap = tap;
     }
 
     /** @return true if commits publish straight into the peer's memory (direct peer access) */
