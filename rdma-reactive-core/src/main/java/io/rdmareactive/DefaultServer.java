@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import org.reactivestreams.Publisher;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -77,6 +78,10 @@ final class DefaultServer implements DisposableServer {
             final DefaultServer server = new DefaultServer(config, runtime, runtime.device.listen(address), handler,
                 streamHandler, hooks);
             server.acceptor.start();
+            if (config.metrics()) {
+                final Disposable meters = GlobalMeters.register("server", server.address(), server::counters);
+                server.onDispose().onErrorComplete().subscribe(null, null, meters::dispose);
+            }
             return server;
         } catch (final RuntimeException ex) {
             runtime.release();

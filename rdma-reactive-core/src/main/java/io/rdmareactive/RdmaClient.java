@@ -138,6 +138,24 @@ public final class RdmaClient {
     }
 
     /**
+     * Registers Micrometer meters of this client's traffic in {@code Metrics.globalRegistry} (Micrometer's global
+     * registry, where reactor-netty registers its own): each connection this client makes registers them (while it is open) under {@code name} the address it connects to; several connections to one address share them, tagged {@code side=client}; they are removed when
+     * the connection ends. The meters and their tags are listed in {@link RdmaMeters}; their figures are those of the
+     * runtime the client runs on. To bind them to a registry of your own instead, use
+     * {@link RdmaMeters#bind}.
+     *
+     * @param enable true to register them, false for none (the default)
+     * @throws IllegalStateException if {@code enable} and Micrometer ({@code io.micrometer:micrometer-core}, an
+     *                               optional dependency of rdma-reactive-core) is not on the class path
+     */
+    public RdmaClient metrics(final boolean enable) {
+        if (enable) {
+            MicrometerPresence.require("RdmaClient.metrics(true)");
+        }
+        return with(config.withMetrics(enable));
+    }
+
+    /**
      * Logs every frame this client's connections send and receive, like reactor-netty's {@code wiretap(true)}: one
      * DEBUG line per frame through Reactor's {@code Loggers} (SLF4J when the application has it), under the category
      * {@code io.rdmareactive.RdmaClient}: the connection (side, an id, the peer), {@code SENT} or {@code RECEIVED}, the stream id,
@@ -287,7 +305,12 @@ public final class RdmaClient {
         try {
             final ProtocolConnection protocol = ConnectionEstablishment.connect(runtime.device, address,
                 config.protocol(), config.connectTimeout(), config.secret());
-            return new DefaultConnection(runtime, true, protocol, config, null);
+            final DefaultConnection connection = new DefaultConnection(runtime, true, protocol, config, null);
+            if (config.metrics()) {
+                final reactor.core.Disposable meters = GlobalMeters.register("client", address, connection::counters);
+                connection.onDispose().onErrorComplete().subscribe(null, null, meters::dispose);
+            }
+            return connection;
         } catch (final RuntimeException ex) {
             runtime.release();
             throw ex instanceof RdmaConnectionException ? ex

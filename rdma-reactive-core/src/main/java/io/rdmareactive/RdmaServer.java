@@ -168,6 +168,24 @@ public final class RdmaServer {
     }
 
     /**
+     * Registers Micrometer meters of this server's traffic in {@code Metrics.globalRegistry} (Micrometer's global
+     * registry, where reactor-netty registers its own): the bound server registers them (until it is disposed) under {@code name} the address it listens at, tagged {@code side=server}; they are removed when
+     * the server is disposed. The meters and their tags are listed in {@link RdmaMeters}; their figures are those of the
+     * runtime the server runs on. To bind them to a registry of your own instead, use
+     * {@link RdmaMeters#bind}.
+     *
+     * @param enable true to register them, false for none (the default)
+     * @throws IllegalStateException if {@code enable} and Micrometer ({@code io.micrometer:micrometer-core}, an
+     *                               optional dependency of rdma-reactive-core) is not on the class path
+     */
+    public RdmaServer metrics(final boolean enable) {
+        if (enable) {
+            MicrometerPresence.require("RdmaServer.metrics(true)");
+        }
+        return with(config.withMetrics(enable));
+    }
+
+    /**
      * Logs every frame this server's connections send and receive, like reactor-netty's {@code wiretap(true)}: one
      * DEBUG line per frame through Reactor's {@code Loggers} (SLF4J when the application has it), under the category
      * {@code io.rdmareactive.RdmaServer}: the connection (side, an id, the peer), {@code SENT} or {@code RECEIVED}, the stream id,

@@ -13,6 +13,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import io.rdmareactive.architecture.fixture.ApiReachingIntoAProvider;
+import io.rdmareactive.architecture.fixture.ApiReachingMicrometer;
 import io.rdmareactive.architecture.fixture.codec.CodecReachingUp;
 import io.rdmareactive.architecture.fixture.internal.JvmCheckReachingAgrona;
 import io.rdmareactive.architecture.fixture.internal.driver.DriverReachingUp;
@@ -185,7 +186,12 @@ class DependencyRulesTest {
                     + "them")),
             new Rule("the API sees no provider", noClasses().that().resideInAPackage(p.api())
                 .should().dependOnClassesThat().resideInAPackage(p.providers())
-                .because("the API chooses providers by name through the SPI, never by class")))
+                .because("the API chooses providers by name through the SPI, never by class")),
+            new Rule("only the meter classes see Micrometer", noClasses().that().resideInAPackage(p.root() + "..")
+                .and().haveNameNotMatching(".*Meters(\\$.*)?") // RdmaMeters, GlobalMeters and their nested classes
+                .should().dependOnClassesThat().resideInAPackage("io.micrometer..")
+                .because("Micrometer is an optional dependency: a class that every client or server loads must not "
+                    + "need it, so only RdmaMeters and GlobalMeters name it, loaded once metrics(true) found it")))
             .map(rule -> new Rule(rule.name(), rule.rule().allowEmptyShould(false)))
             .toList();
     }
@@ -204,7 +210,8 @@ class DependencyRulesTest {
         Map.entry("the driver sees neither providers nor the reactive layer", DriverReachingUp.class),
         Map.entry("the reactive layer sees neither providers nor the SPI", ReactiveReachingDown.class),
         Map.entry("the JVM options' check sees only the JDK", JvmCheckReachingAgrona.class),
-        Map.entry("the API sees no provider", ApiReachingIntoAProvider.class));
+        Map.entry("the API sees no provider", ApiReachingIntoAProvider.class),
+        Map.entry("only the meter classes see Micrometer", ApiReachingMicrometer.class));
 
     static List<Rule> projectRules() {
         return rules(PROJECT);
