@@ -261,6 +261,29 @@ public final class RdmaClient {
         });
     }
 
+    /**
+     * Keeps a connection to the server, connecting again whenever it ends: the handle connects at once, in the
+     * background, retrying a failed attempt as {@code retry} says (e.g.
+     * {@code Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(100)).maxBackoff(Duration.ofSeconds(5))}), and when an
+     * established connection ends (the server went or was restarted, the peer fell silent past the liveness timeout)
+     * it connects again at once, under the same {@code retry}. Calls made through the handle while there is no
+     * connection wait for the next one, at most the connect timeout; calls in flight when a connection ends fail with
+     * its {@link RdmaConnectionException} and are not repeated. {@link ReconnectingConnection#dispose()} stops it. The
+     * client's hooks, wiretap and metrics apply to each connection it makes.
+     *
+     * @param retry when to try again after a failed attempt; if it gives up, the handle ends and its calls fail with
+     *              the last failure
+     * @return the handle, already connecting
+     * @throws IllegalStateException as {@link #connect()} signals for the JVM's options, and if no
+     *                               {@link #address(String)} was given
+     */
+    public ReconnectingConnection reconnect(final reactor.util.retry.Retry retry) {
+        java.util.Objects.requireNonNull(retry, "retry");
+        final String address = config.requireAddress("RdmaClient.reconnect()");
+        io.rdmareactive.internal.JvmFlags.require();
+        return new ReconnectingConnection(this, address, config.connectTimeout(), retry);
+    }
+
     /** How much longer than its connect timeout {@link #connectNow()} waits: 30 s, for starting the runtime. */
     public static final Duration CONNECT_NOW_MARGIN = Duration.ofSeconds(30);
 

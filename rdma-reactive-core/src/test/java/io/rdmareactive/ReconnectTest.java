@@ -18,8 +18,9 @@ import reactor.util.retry.Retry;
  * Reconnecting: {@link RdmaClient#connect()} is lazy, a new connection attempt for each subscription, so Reactor's
  * {@code retryWhen(Retry.backoff(...))} is the client's reconnect option: it retries a refused or failed connect
  * with exponential backoff, and, subscribed again once a connection ends, brings the client back to a server that
- * came back. (The core has no reconnect setting of its own: a connection's streams end with it, and which of them
- * to open again is the application's choice.)
+ * came back. ({@link RdmaClient#reconnect(reactor.util.retry.Retry)} packs this into a handle that connects again
+ * by itself; see {@code ReconnectingConnectionTest}. A connection's streams end with it, and which of them to open
+ * again is the application's choice.)
  */
 class ReconnectTest {
 
