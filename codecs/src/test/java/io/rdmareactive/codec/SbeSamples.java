@@ -1,5 +1,7 @@
 package io.rdmareactive.codec;
 
+// tag::sbe[]
+import io.rdmareactive.codec.SbeCodec;
 import io.rdmareactive.codec.sbe.sample.OrderDecoder;
 import io.rdmareactive.codec.sbe.sample.OrderEncoder;
 import io.rdmareactive.codec.sbe.sample.QuoteDecoder;
@@ -8,6 +10,7 @@ import io.rdmareactive.codec.sbe.sample.Side;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+// end::sbe[]
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Builders;
@@ -15,6 +18,7 @@ import net.jqwik.api.Builders;
 /** The sample schema's messages as Java values, the SBE codecs for them, and generators. */
 final class SbeSamples {
 
+    // tag::sbe[]
     record Quote(long instrumentId, long bid, long ask, int bidSize, int askSize, int venue) {
     }
 
@@ -39,9 +43,6 @@ final class SbeSamples {
     static final SbeCodec<Order, OrderEncoder, OrderDecoder> ORDERS = SbeCodec.<Order, OrderEncoder, OrderDecoder>of(
             "sbe-order", OrderEncoder::new, OrderDecoder::new, SbeSamples::write, SbeSamples::read)
         .withVariableLength(SbeSamples::bytesBeyondBlock);
-
-    private SbeSamples() {
-    }
 
     static void write(final Order order, final OrderEncoder encoder) {
         encoder.orderId(order.orderId()).price(order.price()).quantity(order.quantity()).side(order.side());
@@ -73,6 +74,10 @@ final class SbeSamples {
 
     private static int utf8Length(final String value) {
         return value.getBytes(StandardCharsets.UTF_8).length;
+    }
+    // end::sbe[]
+
+    private SbeSamples() {
     }
 
     static Arbitrary<Quote> quotes() {

@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmareactive.DisposableServer;
 import io.rdmareactive.RdmaClient;
 import io.rdmareactive.RdmaServer;
+// tag::session[]
 import io.rdmareactive.codec.Codecs;
+// end::session[]
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+// tag::session[]
 import java.time.Duration;
+// end::session[]
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,8 +22,10 @@ import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+// tag::session[]
 import reactor.core.publisher.Flux;
 import reactor.util.retry.Retry;
+// end::session[]
 
 /**
  * Each fault of {@link Fault} under the public API: a client configured to reconnect (Reactor's
@@ -61,6 +67,7 @@ class FaultReconnectTest {
         try {
             // the application's reconnecting session: connect, stream from the first number not yet echoed, and on
             // an error start again after a backoff
+            // tag::session[]
             Flux.defer(() -> {
                 final int from = echoed.size();
                 return client.connect().doOnNext(connection -> connections.incrementAndGet())
@@ -72,6 +79,7 @@ class FaultReconnectTest {
                 .retryWhen(Retry.backoff(10, Duration.ofMillis(20)).maxBackoff(Duration.ofMillis(200))
                     .doBeforeRetry(signal -> failures.add(signal.failure().getMessage())))
                 .blockLast(BOUND);
+            // end::session[]
         } finally {
             server.dispose();
             server.onDispose().onErrorComplete().block(BOUND);

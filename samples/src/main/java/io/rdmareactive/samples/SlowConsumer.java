@@ -2,8 +2,10 @@ package io.rdmareactive.samples;
 
 import io.rdmareactive.Connection;
 import io.rdmareactive.DisposableServer;
+// tag::feed[]
 import io.rdmareactive.RdmaClient;
 import io.rdmareactive.RdmaServer;
+// end::feed[]
 import io.rdmareactive.codec.Codec;
 import io.rdmareactive.codec.CodecException;
 import java.io.PrintStream;
@@ -21,7 +23,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
+// tag::feed[]
 import reactor.core.publisher.Mono;
+// end::feed[]
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -141,11 +145,13 @@ public final class SlowConsumer {
         out.printf(Locale.ROOT, "  provider 'shm', one JVM (server produces, client consumes), prefetch %d, idle "
             + "strategy '%s'%n", prefetch, idle);
 
+        // tag::feed[]
         RdmaServer server = RdmaServer.create().provider("shm").address(address).idleStrategy(idle)
             // the server sends the feed, then keeps the connection until the client says it has read everything
             .handle((in, outbound) -> Mono.when(outbound.send(producer, SEQUENCE), in.receive(SEQUENCE).then()));
         RdmaClient client = RdmaClient.create().provider("shm").address(address).idleStrategy(idle)
             .prefetch(prefetch);
+        // end::feed[]
         if (directory != null) {
             server = server.directory(Path.of(directory));
             client = client.directory(Path.of(directory));

@@ -7,60 +7,125 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The docs' snippets are the compiled code: in docs/micronaut.md, a code block right after
- * {@code <!-- snippet: path#tag -->} must be exactly the lines between {@code tag::tag[]} and {@code end::tag[]} in
- * that file (a path from the repository root), less their common indentation. Edit the code, then copy it into the
- * page; this test names any block that differs and shows what it should be.
+ * The docs' code is the compiled code. How it works, for whoever edits a page or the code a page quotes:
+ *
+ * <ol>
+ *   <li>Java code (and configuration a test loads: YAML, properties) lives in a source the build compiles and, where
+ *       it runs something, a test runs: most in {@code samples/src/main/java/io/rdmareactive/samples/docs}. Mark
+ *       what a page shows with {@code // tag::name[]} and {@code // end::name[]} ({@code # tag::name[]} in YAML). A
+ *       tag may mark several regions, joined by an empty line: mark the imports the snippet needs as well, so that
+ *       the block can be pasted.</li>
+ *   <li>On the page, write {@code <!-- snippet: path/from/the/repository/root#name -->} on the line right before the
+ *       block's opening fence, and copy the tagged text in, less its common indentation.</li>
+ *   <li>Run this test: it names every block that differs from its source, with what it should read. Edit the code,
+ *       run the test, paste what it shows.</li>
+ *   <li>Every other block names its language, which must not be one that is quoted ({@value #QUOTED_LANGUAGES}):
+ *       {@code text} for output, tables and diagrams, {@code console} for a prompt and what it prints, {@code bash}
+ *       for commands, {@code xml} and {@code kotlin} for build files.</li>
+ * </ol>
+ *
+ * <p>The pages are README.md and every {@code docs/*.md}: a new page is covered as soon as it exists.
  */
 class DocSnippetsTest {
 
-    private static final Pattern SNIPPET = Pattern.compile(
-        "<!-- snippet: ([^#\\s]+)#([\\w-]+) -->\\n```[a-z]*\\n(.*?)```", Pattern.DOTALL);
+    /** The languages a page may show only as quoted snippets. */
+    static final String QUOTED_LANGUAGES = "java, yaml, yml, properties";
+
+    private static final Set<String> QUOTED = Set.of(QUOTED_LANGUAGES.split(", "));
+
+    private static final Pattern IMPORT = Pattern.compile("(?m)^import [\\w.]*\\.(\\w+);$");
+
+    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
 
     @Test
-    void theMicronautPageQuotesTheCompiledSamplesExactly() throws IOException {
-        final Path root = Path.of("").toAbsolutePath().getParent();
-        final String page = Files.readString(root.resolve("docs/micronaut.md"));
-        final Matcher matcher = SNIPPET.matcher(page);
+    void everyQuotedBlockReadsAsItsSource() throws IOException {
         final List<String> wrong = new ArrayList<>();
-        int snippets = 0;
-        while (matcher.find()) {
-            snippets++;
-            final String expected = tagged(root.resolve(matcher.group(1)), matcher.group(2));
-            if (!expected.equals(matcher.group(3))) {
-                wrong.add(matcher.group(1) + "#" + matcher.group(2) + " should read:\n" + expected);
+        for (final CodeBlock block : blocks()) {
+            if (block.quoted()) {
+                final String expected = TaggedRegion.text(ROOT.resolve(block.source()), block.tag());
+                if (!expected.equals(block.text())) {
+                    wrong.add(block.where() + ": the block quoting " + block.source() + "#" + block.tag()
+                        + " should read:\n" + expected);
+                }
             }
         }
-        assertThat(snippets).as("snippets on the page").isGreaterThanOrEqualTo(8);
-        assertThat(wrong).as("snippets that differ from the code").isEmpty();
+        assertThat(wrong).as("blocks that differ from their sources").isEmpty();
     }
 
-    /** @return the lines between the tag's markers, dedented, each ending with a newline */
-    static String tagged(final Path file, final String tag) throws IOException {
-        final List<String> lines = Files.readAllLines(file);
-        final int start = indexOf(lines, "tag::" + tag + "[]", file);
-        final int end = indexOf(lines, "end::" + tag + "[]", file);
-        final List<String> body = lines.subList(start + 1, end);
-        final int indent = body.stream().filter(line -> !line.isBlank())
-            .mapToInt(line -> line.length() - line.stripLeading().length()).min().orElse(0);
-        final StringBuilder text = new StringBuilder();
-        for (final String line : body) {
-            text.append(line.isBlank() ? "" : line.substring(indent)).append('\n');
-        }
-        return text.toString();
-    }
-
-    private static int indexOf(final List<String> lines, final String marker, final Path file) {
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).contains(marker)) {
-                return i;
+    @Test
+    void everyBlockIsQuotedOrNamesALanguageThatNeedsNoSource() throws IOException {
+        final List<String> wrong = new ArrayList<>();
+        for (final CodeBlock block : blocks()) {
+            if (block.quoted()) {
+                continue;
+            }
+            if (block.language().isEmpty()) {
+                wrong.add(block.where() + ": a code block without a language: name it (```text for output, tables"
+                    + " and diagrams, ```console for a prompt and its output, ```bash for commands), or quote it"
+                    + " from a compiled source with <!-- snippet: path#tag --> on the line before");
+            } else if (QUOTED.contains(block.language())) {
+                wrong.add(block.where() + ": a " + block.language() + " block must be quoted from a source the"
+                    + " build compiles or a test loads: mark it there with tag::name[] and end::name[] (imports"
+                    + " included) and write <!-- snippet: path/from/the/root#name --> on the line before; it should"
+                    + " then read as that region does");
             }
         }
-        throw new AssertionError(file + " has no " + marker);
+        assertThat(wrong).as("code blocks that no source backs").isEmpty();
+    }
+
+    @Test
+    void everyJavaSnippetShowsItsImports() throws IOException {
+        final List<String> wrong = new ArrayList<>();
+        for (final CodeBlock block : blocks()) {
+            if (!block.quoted() || !block.language().equals("java")) {
+                continue;
+            }
+            if (!block.text().startsWith("import ")) {
+                wrong.add(block.where() + ": " + block.source() + "#" + block.tag() + " starts without its imports:"
+                    + " mark the import lines it needs with the same tag");
+            }
+            final String code = IMPORT.matcher(block.text()).replaceAll("");
+            final Matcher imported = IMPORT.matcher(block.text());
+            while (imported.find()) {
+                if (!Pattern.compile("\\b" + imported.group(1) + "\\b").matcher(code).find()) {
+                    wrong.add(block.where() + ": " + block.source() + "#" + block.tag() + " imports "
+                        + imported.group(1) + " but does not use it: leave that import out of the tag");
+                }
+            }
+        }
+        assertThat(wrong).as("Java snippets that cannot be pasted as they are").isEmpty();
+    }
+
+    @Test
+    void theMicronautPageQuotesTheSamplesAndTheirConfiguration() throws IOException {
+        final List<CodeBlock> quoted = CodeBlock.of(ROOT, Path.of("docs/micronaut.md")).stream()
+            .filter(CodeBlock::quoted).toList();
+        assertThat(quoted).as("quoted blocks on docs/micronaut.md").hasSizeGreaterThanOrEqualTo(9)
+            .extracting(CodeBlock::source)
+            .contains("samples/src/main/resources/application-pricing.yml",
+                "samples/src/main/resources/application-orders.yml");
+    }
+
+    /** @return every block of README.md and of every page in docs/ */
+    static List<CodeBlock> blocks() throws IOException {
+        final List<Path> pages = new ArrayList<>();
+        pages.add(Path.of("README.md"));
+        try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+            docs.filter(path -> path.getFileName().toString().endsWith(".md")).sorted()
+                .forEach(path -> pages.add(ROOT.relativize(path)));
+        }
+        final List<CodeBlock> blocks = new ArrayList<>();
+        for (final Path page : pages) {
+            blocks.addAll(CodeBlock.of(ROOT, page));
+        }
+        assertThat(blocks).as("code blocks on README.md and docs/*.md").isNotEmpty();
+        return blocks;
     }
 }

@@ -2,15 +2,20 @@ package io.rdmareactive.provider.verbs;
 
 import io.rdmareactive.spi.ConnectionEvent;
 import io.rdmareactive.spi.DeviceOptions;
+// tag::verbs-test[]
 import io.rdmareactive.spi.conformance.ProviderConformanceTest;
+// end::verbs-test[]
 import java.util.Set;
+// tag::verbs-test[]
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+// end::verbs-test[]
 
 /**
  * The provider conformance suite against real verbs: runs where an RDMA device is up (the Soft-RoCE guest of
  * {@code softroce/run}), skipped elsewhere. Addresses are {@code host:port} on the device's interface.
  */
+// tag::verbs-test[]
 @Tag("verbs")
 class VerbsConformanceTest extends ProviderConformanceTest {
 
@@ -18,6 +23,7 @@ class VerbsConformanceTest extends ProviderConformanceTest {
     static void requireDevice() {
         VerbsTestEnvironment.assumeVerbs();
     }
+// end::verbs-test[]
 
     @Override
     protected String providerName() {

@@ -1,5 +1,6 @@
 package io.rdmareactive.samples.micronaut;
 
+// tag::codecs[]
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micronaut.context.annotation.Factory;
 import io.rdmareactive.codec.CodecRegistry;
@@ -10,11 +11,10 @@ import jakarta.inject.Singleton;
 @Factory
 public class JsonCodecs {
 
-    // tag::codecs[]
     /** @return the codecs {@code @RdmaListener} and {@code @RdmaClient} methods pick by type */
     @Singleton
     CodecRegistry codecs() {
         return CodecRegistry.defaults().withFallback(JsonCodec.factory(new ObjectMapper()));
     }
-    // end::codecs[]
 }
+// end::codecs[]

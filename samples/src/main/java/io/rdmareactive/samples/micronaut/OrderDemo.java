@@ -3,10 +3,12 @@ package io.rdmareactive.samples.micronaut;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
 import java.io.PrintStream;
+// tag::demo[]
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Flux;
+// end::demo[]
 
 /** What the order service does when it runs: one of each interaction model with the pricing service. */
 @Singleton

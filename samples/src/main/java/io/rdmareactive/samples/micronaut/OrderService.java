@@ -1,6 +1,8 @@
 package io.rdmareactive.samples.micronaut;
 
+// tag::main[]
 import io.micronaut.context.ApplicationContext;
+// end::main[]
 
 /**
  * The order service: a Micronaut application (environment {@code orders}, {@code application-orders.yml}) that

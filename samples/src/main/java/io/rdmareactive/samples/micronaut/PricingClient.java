@@ -1,11 +1,13 @@
 package io.rdmareactive.samples.micronaut;
 
+// tag::client[]
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.messaging.annotation.MessageHeader;
 import io.rdmareactive.micronaut.RdmaChannel;
 import io.rdmareactive.micronaut.RdmaClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+// end::client[]
 
 /** How the order service calls the pricing service: each method's signature picks the interaction model. */
 // tag::client[]

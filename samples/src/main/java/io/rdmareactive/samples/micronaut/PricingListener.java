@@ -1,16 +1,32 @@
 package io.rdmareactive.samples.micronaut;
 
+// tag::listener[]
 import io.micronaut.context.annotation.Requires;
+// end::listener[]
+// tag::fire-and-forget[]
 import io.micronaut.messaging.annotation.MessageHeader;
+// tag::request-response[]
+// tag::stream[]
 import io.rdmareactive.micronaut.RdmaChannel;
+// end::fire-and-forget[]
+// end::request-response[]
+// end::stream[]
+// tag::listener[]
 import io.rdmareactive.micronaut.RdmaListener;
+// end::listener[]
+// tag::stream[]
 import java.time.Duration;
+// end::stream[]
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+// tag::request-response[]
+// tag::stream[]
 import reactor.core.publisher.Mono;
+// end::request-response[]
+// end::stream[]
 
 /** The pricing service's channels: it hears of placed orders, quotes symbols, and prices a stream of orders. */
 // tag::listener[]
