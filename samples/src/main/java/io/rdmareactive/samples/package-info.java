@@ -17,6 +17,8 @@
  *       nccl-tests' table of time, algbw and busbw per size.</li>
  * </ul>
  *
+ * <p>The examples the pages of {@code docs/} quote are in {@link io.rdmareactive.samples.docs}.
+ *
  * <p>Each runs from Maven by name through {@link io.rdmareactive.samples.Samples}
  * ({@code ./mvnw -q -pl samples -am -DskipTests package exec:exec -Dsample=ping-pong}; without {@code -Dsample} it
  * lists them) or as a plain {@code main}

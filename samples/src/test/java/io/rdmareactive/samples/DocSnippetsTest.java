@@ -17,18 +17,19 @@ import org.junit.jupiter.api.Test;
  * The docs' code is the compiled code. How it works, for whoever edits a page or the code a page quotes:
  *
  * <ol>
- *   <li>Java code (and configuration a test loads: YAML, properties) lives in a source the build compiles and, where
- *       it runs something, a test runs: most in {@code samples/src/main/java/io/rdmareactive/samples/docs}. Mark
- *       what a page shows with {@code // tag::name[]} and {@code // end::name[]} ({@code # tag::name[]} in YAML). A
- *       tag may mark several regions, joined by an empty line: mark the imports the snippet needs as well, so that
- *       the block can be pasted.</li>
+ *   <li>Java code, and configuration a build or a test reads (YAML, properties, XML), lives in a source the build
+ *       compiles and, where it runs something, a test runs: most in
+ *       {@code samples/src/main/java/io/rdmareactive/samples/docs}. Mark what a page shows with
+ *       {@code // tag::name[]} and {@code // end::name[]} ({@code # tag::name[]} in YAML,
+ *       {@code <!-- tag::name[] -->} in XML). A tag may mark several regions, joined by an empty line (import lines
+ *       run on): mark the imports the snippet uses as well, and no others, so that the block can be pasted.</li>
  *   <li>On the page, write {@code <!-- snippet: path/from/the/repository/root#name -->} on the line right before the
  *       block's opening fence, and copy the tagged text in, less its common indentation.</li>
  *   <li>Run this test: it names every block that differs from its source, with what it should read. Edit the code,
  *       run the test, paste what it shows.</li>
  *   <li>Every other block names its language, which must not be one that is quoted ({@value #QUOTED_LANGUAGES}):
  *       {@code text} for output, tables and diagrams, {@code console} for a prompt and what it prints, {@code bash}
- *       for commands, {@code xml} and {@code kotlin} for build files.</li>
+ *       for commands, {@code kotlin} for a Gradle build file.</li>
  * </ol>
  *
  * <p>The pages are README.md and every {@code docs/*.md}: a new page is covered as soon as it exists.
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.Test;
 class DocSnippetsTest {
 
     /** The languages a page may show only as quoted snippets. */
-    static final String QUOTED_LANGUAGES = "java, yaml, yml, properties";
+    static final String QUOTED_LANGUAGES = "java, yaml, yml, properties, xml";
 
     private static final Set<String> QUOTED = Set.of(QUOTED_LANGUAGES.split(", "));
 
