@@ -1,6 +1,5 @@
 package io.rdmareactive.internal.protocol;
 
-import java.nio.ByteOrder;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -30,10 +29,8 @@ import org.agrona.MutableDirectBuffer;
  *
  * <p>A flyweight: {@link #wrap(DirectBuffer, int)} points it at a message; reused, allocates nothing.
  */
-public final class CallHeaderFlyweight {
+public final class CallHeaderFlyweight extends Flyweight<CallHeaderFlyweight> {
 
-    /** Byte order of every field. */
-    public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
     /** Offset of the call id (int). */
     public static final int CALL_ID_OFFSET = 0;
     /** Offset of the type (int). */
@@ -64,28 +61,14 @@ public final class CallHeaderFlyweight {
     /** Peer to opener: the answer could not be encoded by the peer's codec; the body is not meaningful. */
     public static final int NOT_ENCODED = 4;
 
-    private DirectBuffer buffer;
-    private int offset;
-
-    /**
-     * @param buffer the message
-     * @param offset where it starts
-     * @return this
-     */
-    public CallHeaderFlyweight wrap(final DirectBuffer buffer, final int offset) {
-        this.buffer = buffer;
-        this.offset = offset;
-        return this;
-    }
-
     /** @return the call id */
     public int callId() {
-        return buffer.getInt(offset + CALL_ID_OFFSET, BYTE_ORDER);
+        return getInt(CALL_ID_OFFSET);
     }
 
     /** @return the type */
     public int type() {
-        return buffer.getInt(offset + TYPE_OFFSET, BYTE_ORDER);
+        return getInt(TYPE_OFFSET);
     }
 
     /**

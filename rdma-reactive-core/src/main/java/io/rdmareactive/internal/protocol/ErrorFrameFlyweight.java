@@ -37,10 +37,8 @@ import org.agrona.MutableDirectBuffer;
  * <p>A flyweight over the whole frame, header included: wrap it at the frame's first byte. Writers must wrap a
  * {@link MutableDirectBuffer}.
  */
-public final class ErrorFrameFlyweight {
+public final class ErrorFrameFlyweight extends StreamFrameFlyweight<ErrorFrameFlyweight> {
 
-    /** Offset of the stream id (int). */
-    public static final int STREAM_ID_OFFSET = FrameHeaderFlyweight.HEADER_LENGTH;
     /** Offset of the error code (int). */
     public static final int ERROR_CODE_OFFSET = STREAM_ID_OFFSET + Integer.BYTES;
     /** Offset of the message length (unsigned short). */
@@ -53,30 +51,6 @@ public final class ErrorFrameFlyweight {
     public static final int MIN_LENGTH = MESSAGE_OFFSET;
     /** The frame length of an ERROR with the longest message. */
     public static final int MAX_LENGTH = MESSAGE_OFFSET + MAX_MESSAGE_LENGTH;
-
-    private DirectBuffer buffer;
-    private int offset;
-
-    /**
-     * @param buffer the buffer (a {@link MutableDirectBuffer} to write)
-     * @param offset the frame's first byte (its header)
-     * @return this
-     */
-    public ErrorFrameFlyweight wrap(final DirectBuffer buffer, final int offset) {
-        this.buffer = buffer;
-        this.offset = offset;
-        return this;
-    }
-
-    /** @return the wrapped buffer */
-    public DirectBuffer buffer() {
-        return buffer;
-    }
-
-    /** @return the offset of the frame in the wrapped buffer */
-    public int offset() {
-        return offset;
-    }
 
     /**
      * @param messageLength bytes of message, 0 .. {@link #MAX_MESSAGE_LENGTH}
@@ -116,13 +90,9 @@ public final class ErrorFrameFlyweight {
     public ErrorFrameFlyweight write(final int streamId, final int errorCode, final CharSequence message,
                                      final int maxMessageLength) {
         assert maxMessageLength >= 0 && maxMessageLength <= MAX_MESSAGE_LENGTH : maxMessageLength;
-        final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
-        final int messageLength = utf8(out, offset + MESSAGE_OFFSET, message, maxMessageLength);
-        FrameHeaderFlyweight.write(out, offset, MESSAGE_OFFSET + messageLength, FrameHeaderFlyweight.ERROR, 0);
-        out.putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
-        out.putInt(offset + ERROR_CODE_OFFSET, errorCode, BYTE_ORDER);
-        out.putShort(offset + MESSAGE_LENGTH_OFFSET, (short) messageLength, BYTE_ORDER);
-        return this;
+        final int messageLength = utf8(out(), offset() + MESSAGE_OFFSET, message, maxMessageLength);
+        return header(MESSAGE_OFFSET + messageLength, FrameHeaderFlyweight.ERROR, 0).streamId(streamId)
+            .putInt(ERROR_CODE_OFFSET, errorCode).putShort(MESSAGE_LENGTH_OFFSET, messageLength);
     }
 
     /**
@@ -189,19 +159,9 @@ public final class ErrorFrameFlyweight {
         }
     }
 
-    /** @return the frame length, from the header */
-    public int frameLength() {
-        return buffer.getInt(offset + FrameHeaderFlyweight.FRAME_LENGTH_OFFSET, BYTE_ORDER);
-    }
-
-    /** @return the stream id */
-    public int streamId() {
-        return buffer.getInt(offset + STREAM_ID_OFFSET, BYTE_ORDER);
-    }
-
     /** @return the error code */
     public int errorCode() {
-        return buffer.getInt(offset + ERROR_CODE_OFFSET, BYTE_ORDER);
+        return getInt(ERROR_CODE_OFFSET);
     }
 
     /**
@@ -212,8 +172,8 @@ public final class ErrorFrameFlyweight {
      * @return the bytes of message that may be read
      */
     public int messageLength() {
-        final int declared = buffer.getShort(offset + MESSAGE_LENGTH_OFFSET, BYTE_ORDER) & 0xFFFF;
-        final long inFrame = Math.min((long) frameLength(), (long) buffer.capacity() - offset) - MESSAGE_OFFSET;
+        final int declared = getUnsignedShort(MESSAGE_LENGTH_OFFSET);
+        final long inFrame = Math.min((long) frameLength(), (long) buffer().capacity() - offset()) - MESSAGE_OFFSET;
         return (int) Math.max(0, Math.min(Math.min(declared, MAX_MESSAGE_LENGTH), inFrame));
     }
 
@@ -223,7 +183,7 @@ public final class ErrorFrameFlyweight {
      * @return the message, {@link #messageLength()} bytes of it
      */
     public String message() {
-        return buffer.getStringWithoutLengthUtf8(offset + MESSAGE_OFFSET, messageLength());
+        return buffer().getStringWithoutLengthUtf8(offset() + MESSAGE_OFFSET, messageLength());
     }
 
     /**
@@ -261,10 +221,6 @@ public final class ErrorFrameFlyweight {
         if (frameLength > MESSAGE_OFFSET + messageLength) {
             return FrameCheck.TOO_LONG;
         }
-        final int streamId = buffer.getInt(index + STREAM_ID_OFFSET, BYTE_ORDER);
-        if (streamId < 0 || streamId >= maxStreams) {
-            return FrameCheck.BAD_STREAM_ID;
-        }
-        return FrameCheck.OK;
+        return checkStream(buffer, index, maxStreams);
     }
 }

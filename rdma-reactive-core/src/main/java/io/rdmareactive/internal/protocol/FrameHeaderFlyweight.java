@@ -1,6 +1,5 @@
 package io.rdmareactive.internal.protocol;
 
-import java.nio.ByteOrder;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -38,16 +37,14 @@ import org.agrona.MutableDirectBuffer;
  * and reserved byte read together as a little-endian int are Agrona's message type, positive for every frame type
  * but PAD. Agrona's own padding record (type -1) is not a PAD frame.
  *
- * <p>A flyweight: {@link #wrap(DirectBuffer, int)} points it at a frame; it holds no state of its own beyond the
- * buffer and offset, allocates nothing and is reused. Writers must wrap a {@link MutableDirectBuffer}. It does not
- * order its writes: publishing a frame to another thread or process is the ring's job (Agrona's commit).
+ * <p>A flyweight ({@link Flyweight}): {@link #wrap(DirectBuffer, int)} points it at a frame. The header's reads are
+ * those of every frame flyweight ({@link FrameFlyweight}); this one adds the setters of single header fields, for DATA
+ * and PAD frames, and the static write, alignment and check of a header. It does not order its writes: publishing a
+ * frame to another thread or process is the ring's job (Agrona's commit).
  * {@link #check(DirectBuffer, int, int, int)} is the static check of a frame a peer wrote, and reads nothing it has
  * not first proved to be inside the range it was given.
  */
-public final class FrameHeaderFlyweight {
-
-    /** Byte order of every field of every frame. */
-    public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
+public final class FrameHeaderFlyweight extends FrameFlyweight<FrameHeaderFlyweight> {
 
     /** Offset of the frame length (int). */
     public static final int FRAME_LENGTH_OFFSET = 0;
@@ -94,49 +91,12 @@ public final class FrameHeaderFlyweight {
 
     private static final int ALIGNMENT_MASK = ALIGNMENT - 1;
 
-    private DirectBuffer buffer;
-    private int offset;
-
-    /**
-     * Points this flyweight at a frame.
-     *
-     * @param buffer the buffer (a {@link MutableDirectBuffer} to write)
-     * @param offset the frame's first byte
-     * @return this
-     */
-    public FrameHeaderFlyweight wrap(final DirectBuffer buffer, final int offset) {
-        this.buffer = buffer;
-        this.offset = offset;
-        return this;
-    }
-
-    /** @return the wrapped buffer */
-    public DirectBuffer buffer() {
-        return buffer;
-    }
-
-    /** @return the offset of the frame in the wrapped buffer */
-    public int offset() {
-        return offset;
-    }
-
-    /** @return the frame length: header plus payload, not aligned */
-    public int frameLength() {
-        return buffer.getInt(offset + FRAME_LENGTH_OFFSET, BYTE_ORDER);
-    }
-
     /**
      * @param frameLength header plus payload bytes
      * @return this
      */
     public FrameHeaderFlyweight frameLength(final int frameLength) {
-        ((MutableDirectBuffer) buffer).putInt(offset + FRAME_LENGTH_OFFSET, frameLength, BYTE_ORDER);
-        return this;
-    }
-
-    /** @return the frame type */
-    public short type() {
-        return buffer.getShort(offset + TYPE_OFFSET, BYTE_ORDER);
+        return putInt(FRAME_LENGTH_OFFSET, frameLength);
     }
 
     /**
@@ -144,13 +104,7 @@ public final class FrameHeaderFlyweight {
      * @return this
      */
     public FrameHeaderFlyweight type(final short type) {
-        ((MutableDirectBuffer) buffer).putShort(offset + TYPE_OFFSET, type, BYTE_ORDER);
-        return this;
-    }
-
-    /** @return the flags, as an unsigned value 0..255 */
-    public int flags() {
-        return buffer.getByte(offset + FLAGS_OFFSET) & 0xFF;
+        return putShort(TYPE_OFFSET, type);
     }
 
     /**
@@ -158,26 +112,7 @@ public final class FrameHeaderFlyweight {
      * @return this
      */
     public FrameHeaderFlyweight flags(final int flags) {
-        ((MutableDirectBuffer) buffer).putByte(offset + FLAGS_OFFSET, (byte) flags);
-        return this;
-    }
-
-    /** @return the reserved byte (0 in a legal frame) */
-    public int reserved() {
-        return buffer.getByte(offset + RESERVED_OFFSET);
-    }
-
-    /**
-     * Writes the whole header, the reserved byte 0 included.
-     *
-     * @param frameLength header plus payload bytes
-     * @param type        the frame type
-     * @param flags       the flags (DATA only; 0 otherwise)
-     * @return this
-     */
-    public FrameHeaderFlyweight header(final int frameLength, final short type, final int flags) {
-        write((MutableDirectBuffer) buffer, offset, frameLength, type, flags);
-        return this;
+        return putByte(FLAGS_OFFSET, flags);
     }
 
     /** Writes a header with the reserved byte 0; what every flyweight of this package uses. */

@@ -1,8 +1,6 @@
 package io.rdmareactive.internal.protocol;
 
-import java.nio.ByteOrder;
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * The connection handshake, carried in the private data of the rdma_cm connect request (at most 56 bytes) and of
@@ -59,10 +57,7 @@ import org.agrona.MutableDirectBuffer;
  * path, so {@link #validate(DirectBuffer, int, int)} may allocate its answer; it never throws and returns null, with
  * no allocation, for a valid handshake.
  */
-public final class HandshakeFlyweight {
-
-    /** Byte order of every field. */
-    public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
+public final class HandshakeFlyweight extends Flyweight<HandshakeFlyweight> {
 
     /** Offset of the magic (int). */
     public static final int MAGIC_OFFSET = 0;
@@ -164,30 +159,6 @@ public final class HandshakeFlyweight {
      */
     public static final int LOOK_FLAG_OFFSET = PUBLISHED_OFFSET;
 
-    private DirectBuffer buffer;
-    private int offset;
-
-    /**
-     * @param buffer the buffer (a {@link MutableDirectBuffer} to write)
-     * @param offset the handshake's first byte
-     * @return this
-     */
-    public HandshakeFlyweight wrap(final DirectBuffer buffer, final int offset) {
-        this.buffer = buffer;
-        this.offset = offset;
-        return this;
-    }
-
-    /** @return the wrapped buffer */
-    public DirectBuffer buffer() {
-        return buffer;
-    }
-
-    /** @return the offset of the handshake in the wrapped buffer */
-    public int offset() {
-        return offset;
-    }
-
     /**
      * Writes the whole handshake: magic, {@link #VERSION}, flags and reserved 0, and the given fields.
      *
@@ -204,28 +175,22 @@ public final class HandshakeFlyweight {
     public HandshakeFlyweight write(final int maxStreams, final int ringCapacity, final int maxMessageLength,
                                     final int receiveRegionRkey, final long receiveRegionAddress,
                                     final long receiveRegionLength) {
-        final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
-        out.putInt(offset + MAGIC_OFFSET, MAGIC, BYTE_ORDER);
-        out.putShort(offset + VERSION_OFFSET, (short) VERSION, BYTE_ORDER);
-        out.putShort(offset + FLAGS_OFFSET, (short) 0, BYTE_ORDER);
-        out.putShort(offset + MAX_STREAMS_OFFSET, (short) maxStreams, BYTE_ORDER);
-        out.putShort(offset + RESERVED_OFFSET, (short) 0, BYTE_ORDER);
-        out.putInt(offset + RING_CAPACITY_OFFSET, ringCapacity, BYTE_ORDER);
-        out.putInt(offset + MAX_MESSAGE_LENGTH_OFFSET, maxMessageLength, BYTE_ORDER);
-        out.putInt(offset + RECEIVE_REGION_RKEY_OFFSET, receiveRegionRkey, BYTE_ORDER);
-        out.putLong(offset + RECEIVE_REGION_ADDRESS_OFFSET, receiveRegionAddress, BYTE_ORDER);
-        out.putLong(offset + RECEIVE_REGION_LENGTH_OFFSET, receiveRegionLength, BYTE_ORDER);
-        return this;
+        return putInt(MAGIC_OFFSET, MAGIC).putShort(VERSION_OFFSET, VERSION).putShort(FLAGS_OFFSET, 0)
+            .putShort(MAX_STREAMS_OFFSET, maxStreams).putShort(RESERVED_OFFSET, 0)
+            .putInt(RING_CAPACITY_OFFSET, ringCapacity).putInt(MAX_MESSAGE_LENGTH_OFFSET, maxMessageLength)
+            .putInt(RECEIVE_REGION_RKEY_OFFSET, receiveRegionRkey)
+            .putLong(RECEIVE_REGION_ADDRESS_OFFSET, receiveRegionAddress)
+            .putLong(RECEIVE_REGION_LENGTH_OFFSET, receiveRegionLength);
     }
 
     /** @return the magic ({@link #MAGIC} if the handshake is ours) */
     public int magic() {
-        return buffer.getInt(offset + MAGIC_OFFSET, BYTE_ORDER);
+        return getInt(MAGIC_OFFSET);
     }
 
     /** @return the version, unsigned */
     public int version() {
-        return buffer.getShort(offset + VERSION_OFFSET, BYTE_ORDER) & 0xFFFF;
+        return getUnsignedShort(VERSION_OFFSET);
     }
 
     /** @return true if the flags ask for the authenticated handshake */
@@ -240,42 +205,42 @@ public final class HandshakeFlyweight {
 
     /** @return the flags, unsigned */
     public int flags() {
-        return buffer.getShort(offset + FLAGS_OFFSET, BYTE_ORDER) & 0xFFFF;
+        return getUnsignedShort(FLAGS_OFFSET);
     }
 
     /** @return the number of stream slots, unsigned */
     public int maxStreams() {
-        return buffer.getShort(offset + MAX_STREAMS_OFFSET, BYTE_ORDER) & 0xFFFF;
+        return getUnsignedShort(MAX_STREAMS_OFFSET);
     }
 
     /** @return the reserved short, unsigned */
     public int reserved() {
-        return buffer.getShort(offset + RESERVED_OFFSET, BYTE_ORDER) & 0xFFFF;
+        return getUnsignedShort(RESERVED_OFFSET);
     }
 
     /** @return each stream ring's capacity */
     public int ringCapacity() {
-        return buffer.getInt(offset + RING_CAPACITY_OFFSET, BYTE_ORDER);
+        return getInt(RING_CAPACITY_OFFSET);
     }
 
     /** @return the longest message */
     public int maxMessageLength() {
-        return buffer.getInt(offset + MAX_MESSAGE_LENGTH_OFFSET, BYTE_ORDER);
+        return getInt(MAX_MESSAGE_LENGTH_OFFSET);
     }
 
     /** @return the receive region's rkey */
     public int receiveRegionRkey() {
-        return buffer.getInt(offset + RECEIVE_REGION_RKEY_OFFSET, BYTE_ORDER);
+        return getInt(RECEIVE_REGION_RKEY_OFFSET);
     }
 
     /** @return the receive region's address */
     public long receiveRegionAddress() {
-        return buffer.getLong(offset + RECEIVE_REGION_ADDRESS_OFFSET, BYTE_ORDER);
+        return getLong(RECEIVE_REGION_ADDRESS_OFFSET);
     }
 
     /** @return the receive region's length */
     public long receiveRegionLength() {
-        return buffer.getLong(offset + RECEIVE_REGION_LENGTH_OFFSET, BYTE_ORDER);
+        return getLong(RECEIVE_REGION_LENGTH_OFFSET);
     }
 
     /**

@@ -34,7 +34,7 @@ import org.agrona.MutableDirectBuffer;
  * <p>A flyweight over the whole frame, header included: wrap it at the frame's first byte. No allocation, no
  * exception on a well-formed call; writers must wrap a {@link MutableDirectBuffer}.
  */
-public final class KeepaliveFlyweight {
+public final class KeepaliveFlyweight extends FrameFlyweight<KeepaliveFlyweight> {
 
     /** Offset of the sender's timestamp (long). */
     public static final int TIMESTAMP_NANOS_OFFSET = FrameHeaderFlyweight.HEADER_LENGTH;
@@ -42,30 +42,6 @@ public final class KeepaliveFlyweight {
     public static final int LAST_RECEIVED_POSITION_OFFSET = TIMESTAMP_NANOS_OFFSET + Long.BYTES;
     /** The frame length of every KEEPALIVE frame. */
     public static final int LENGTH = LAST_RECEIVED_POSITION_OFFSET + Long.BYTES;
-
-    private DirectBuffer buffer;
-    private int offset;
-
-    /**
-     * @param buffer the buffer (a {@link MutableDirectBuffer} to write)
-     * @param offset the frame's first byte (its header)
-     * @return this
-     */
-    public KeepaliveFlyweight wrap(final DirectBuffer buffer, final int offset) {
-        this.buffer = buffer;
-        this.offset = offset;
-        return this;
-    }
-
-    /** @return the wrapped buffer */
-    public DirectBuffer buffer() {
-        return buffer;
-    }
-
-    /** @return the offset of the frame in the wrapped buffer */
-    public int offset() {
-        return offset;
-    }
 
     /**
      * Writes the whole frame: header ({@link #LENGTH}, {@link FrameHeaderFlyweight#KEEPALIVE}, no flags) and body.
@@ -75,16 +51,13 @@ public final class KeepaliveFlyweight {
      * @return this
      */
     public KeepaliveFlyweight write(final long timestampNanos, final long lastReceivedPosition) {
-        final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
-        FrameHeaderFlyweight.write(out, offset, LENGTH, FrameHeaderFlyweight.KEEPALIVE, 0);
-        out.putLong(offset + TIMESTAMP_NANOS_OFFSET, timestampNanos, BYTE_ORDER);
-        out.putLong(offset + LAST_RECEIVED_POSITION_OFFSET, lastReceivedPosition, BYTE_ORDER);
-        return this;
+        return header(LENGTH, FrameHeaderFlyweight.KEEPALIVE, 0).timestampNanos(timestampNanos)
+            .lastReceivedPosition(lastReceivedPosition);
     }
 
     /** @return the sender's clock when it wrote the frame */
     public long timestampNanos() {
-        return buffer.getLong(offset + TIMESTAMP_NANOS_OFFSET, BYTE_ORDER);
+        return getLong(TIMESTAMP_NANOS_OFFSET);
     }
 
     /**
@@ -92,13 +65,12 @@ public final class KeepaliveFlyweight {
      * @return this
      */
     public KeepaliveFlyweight timestampNanos(final long timestampNanos) {
-        ((MutableDirectBuffer) buffer).putLong(offset + TIMESTAMP_NANOS_OFFSET, timestampNanos, BYTE_ORDER);
-        return this;
+        return putLong(TIMESTAMP_NANOS_OFFSET, timestampNanos);
     }
 
     /** @return how far the sender has received */
     public long lastReceivedPosition() {
-        return buffer.getLong(offset + LAST_RECEIVED_POSITION_OFFSET, BYTE_ORDER);
+        return getLong(LAST_RECEIVED_POSITION_OFFSET);
     }
 
     /**
@@ -106,9 +78,7 @@ public final class KeepaliveFlyweight {
      * @return this
      */
     public KeepaliveFlyweight lastReceivedPosition(final long lastReceivedPosition) {
-        ((MutableDirectBuffer) buffer).putLong(offset + LAST_RECEIVED_POSITION_OFFSET, lastReceivedPosition,
-            BYTE_ORDER);
-        return this;
+        return putLong(LAST_RECEIVED_POSITION_OFFSET, lastReceivedPosition);
     }
 
     /**

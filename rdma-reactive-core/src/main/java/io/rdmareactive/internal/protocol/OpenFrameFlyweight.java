@@ -38,10 +38,8 @@ import org.agrona.MutableDirectBuffer;
  * <p>A flyweight over the whole frame, header included: wrap it at the frame's first byte. No allocation, no
  * exception on a well-formed call; writers must wrap a {@link MutableDirectBuffer}.
  */
-public final class OpenFrameFlyweight {
+public final class OpenFrameFlyweight extends StreamFrameFlyweight<OpenFrameFlyweight> {
 
-    /** Offset of the stream id (int). */
-    public static final int STREAM_ID_OFFSET = FrameHeaderFlyweight.HEADER_LENGTH;
     /** Offset of the interaction kind (int). */
     public static final int KIND_OFFSET = STREAM_ID_OFFSET + Integer.BYTES;
     /** Offset of the initial request n (long). */
@@ -63,30 +61,6 @@ public final class OpenFrameFlyweight {
     /** A stream each way. */
     public static final int CHANNEL = 4;
 
-    private DirectBuffer buffer;
-    private int offset;
-
-    /**
-     * @param buffer the buffer (a {@link MutableDirectBuffer} to write)
-     * @param offset the frame's first byte (its header)
-     * @return this
-     */
-    public OpenFrameFlyweight wrap(final DirectBuffer buffer, final int offset) {
-        this.buffer = buffer;
-        this.offset = offset;
-        return this;
-    }
-
-    /** @return the wrapped buffer */
-    public DirectBuffer buffer() {
-        return buffer;
-    }
-
-    /** @return the offset of the frame in the wrapped buffer */
-    public int offset() {
-        return offset;
-    }
-
     /**
      * Writes the whole frame: header ({@link #LENGTH}, {@link FrameHeaderFlyweight#OPEN}, no flags) and body.
      *
@@ -98,32 +72,13 @@ public final class OpenFrameFlyweight {
      */
     public OpenFrameFlyweight write(final int streamId, final int kind, final long initialRequestN,
                                    final long correlationId) {
-        final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
-        FrameHeaderFlyweight.write(out, offset, LENGTH, FrameHeaderFlyweight.OPEN, 0);
-        out.putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
-        out.putInt(offset + KIND_OFFSET, kind, BYTE_ORDER);
-        out.putLong(offset + INITIAL_REQUEST_N_OFFSET, initialRequestN, BYTE_ORDER);
-        out.putLong(offset + CORRELATION_ID_OFFSET, correlationId, BYTE_ORDER);
-        return this;
-    }
-
-    /** @return the stream id */
-    public int streamId() {
-        return buffer.getInt(offset + STREAM_ID_OFFSET, BYTE_ORDER);
-    }
-
-    /**
-     * @param streamId the stream's slot
-     * @return this
-     */
-    public OpenFrameFlyweight streamId(final int streamId) {
-        ((MutableDirectBuffer) buffer).putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
-        return this;
+        return header(LENGTH, FrameHeaderFlyweight.OPEN, 0).streamId(streamId).kind(kind)
+            .initialRequestN(initialRequestN).correlationId(correlationId);
     }
 
     /** @return the interaction kind */
     public int kind() {
-        return buffer.getInt(offset + KIND_OFFSET, BYTE_ORDER);
+        return getInt(KIND_OFFSET);
     }
 
     /**
@@ -131,13 +86,12 @@ public final class OpenFrameFlyweight {
      * @return this
      */
     public OpenFrameFlyweight kind(final int kind) {
-        ((MutableDirectBuffer) buffer).putInt(offset + KIND_OFFSET, kind, BYTE_ORDER);
-        return this;
+        return putInt(KIND_OFFSET, kind);
     }
 
     /** @return the demand granted at once */
     public long initialRequestN() {
-        return buffer.getLong(offset + INITIAL_REQUEST_N_OFFSET, BYTE_ORDER);
+        return getLong(INITIAL_REQUEST_N_OFFSET);
     }
 
     /**
@@ -145,13 +99,12 @@ public final class OpenFrameFlyweight {
      * @return this
      */
     public OpenFrameFlyweight initialRequestN(final long initialRequestN) {
-        ((MutableDirectBuffer) buffer).putLong(offset + INITIAL_REQUEST_N_OFFSET, initialRequestN, BYTE_ORDER);
-        return this;
+        return putLong(INITIAL_REQUEST_N_OFFSET, initialRequestN);
     }
 
     /** @return the opener's correlation id */
     public long correlationId() {
-        return buffer.getLong(offset + CORRELATION_ID_OFFSET, BYTE_ORDER);
+        return getLong(CORRELATION_ID_OFFSET);
     }
 
     /**
@@ -159,8 +112,7 @@ public final class OpenFrameFlyweight {
      * @return this
      */
     public OpenFrameFlyweight correlationId(final long correlationId) {
-        ((MutableDirectBuffer) buffer).putLong(offset + CORRELATION_ID_OFFSET, correlationId, BYTE_ORDER);
-        return this;
+        return putLong(CORRELATION_ID_OFFSET, correlationId);
     }
 
     /**
@@ -183,13 +135,9 @@ public final class OpenFrameFlyweight {
      * @return a {@link FrameCheck} code
      */
     public static int check(final DirectBuffer buffer, final int index, final int frameLength, final int maxStreams) {
-        final int code = FrameCheck.exactLength(buffer, index, frameLength, LENGTH);
+        final int code = checkLengthAndStream(buffer, index, frameLength, LENGTH, maxStreams);
         if (code != FrameCheck.OK) {
             return code;
-        }
-        final int streamId = buffer.getInt(index + STREAM_ID_OFFSET, BYTE_ORDER);
-        if (streamId < 0 || streamId >= maxStreams) {
-            return FrameCheck.BAD_STREAM_ID;
         }
         if (!isKnownKind(buffer.getInt(index + KIND_OFFSET, BYTE_ORDER))) {
             return FrameCheck.BAD_KIND;

@@ -3,7 +3,6 @@ package io.rdmareactive.internal.protocol;
 import static io.rdmareactive.internal.protocol.FrameHeaderFlyweight.BYTE_ORDER;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * REGION_CLOSED: the sender closed one of the regions it registered on the connection, so the descriptors of that
@@ -25,7 +24,7 @@ import org.agrona.MutableDirectBuffer;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class RegionClosedFlyweight {
+public final class RegionClosedFlyweight extends FrameFlyweight<RegionClosedFlyweight> {
 
     /** Offset of the region's generation (int). */
     public static final int GENERATION_OFFSET = FrameHeaderFlyweight.HEADER_LENGTH;
@@ -34,20 +33,6 @@ public final class RegionClosedFlyweight {
     /** The frame length of every REGION_CLOSED frame. */
     public static final int LENGTH = RESERVED_OFFSET + Integer.BYTES;
 
-    private DirectBuffer buffer;
-    private int offset;
-
-    /**
-     * @param buffer the buffer (a {@link MutableDirectBuffer} to write)
-     * @param offset the frame's first byte (its header)
-     * @return this
-     */
-    public RegionClosedFlyweight wrap(final DirectBuffer buffer, final int offset) {
-        this.buffer = buffer;
-        this.offset = offset;
-        return this;
-    }
-
     /**
      * Writes the whole frame.
      *
@@ -55,16 +40,13 @@ public final class RegionClosedFlyweight {
      * @return this
      */
     public RegionClosedFlyweight write(final int generation) {
-        final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
-        FrameHeaderFlyweight.write(out, offset, LENGTH, FrameHeaderFlyweight.REGION_CLOSED, 0);
-        out.putInt(offset + GENERATION_OFFSET, generation, BYTE_ORDER);
-        out.putInt(offset + RESERVED_OFFSET, 0, BYTE_ORDER);
-        return this;
+        return header(LENGTH, FrameHeaderFlyweight.REGION_CLOSED, 0).putInt(GENERATION_OFFSET, generation)
+            .putInt(RESERVED_OFFSET, 0);
     }
 
     /** @return the closed region's generation */
     public int generation() {
-        return buffer.getInt(offset + GENERATION_OFFSET, BYTE_ORDER);
+        return getInt(GENERATION_OFFSET);
     }
 
     /**

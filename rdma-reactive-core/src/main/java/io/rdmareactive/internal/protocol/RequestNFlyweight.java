@@ -35,40 +35,12 @@ import org.agrona.MutableDirectBuffer;
  * <p>A flyweight over the whole frame, header included: wrap it at the frame's first byte. No allocation, no
  * exception on a well-formed call; writers must wrap a {@link MutableDirectBuffer}.
  */
-public final class RequestNFlyweight {
+public final class RequestNFlyweight extends StreamUseFrameFlyweight<RequestNFlyweight> {
 
-    /** Offset of the stream id (int). */
-    public static final int STREAM_ID_OFFSET = FrameHeaderFlyweight.HEADER_LENGTH;
-    /** Offset of the use of the stream the demand belongs to (int). */
-    public static final int USE_OFFSET = STREAM_ID_OFFSET + Integer.BYTES;
     /** Offset of n (long). */
     public static final int N_OFFSET = USE_OFFSET + Integer.BYTES;
     /** The frame length of every REQUEST_N frame. */
     public static final int LENGTH = N_OFFSET + Long.BYTES;
-
-    private DirectBuffer buffer;
-    private int offset;
-
-    /**
-     * @param buffer the buffer (a {@link MutableDirectBuffer} to write)
-     * @param offset the frame's first byte (its header)
-     * @return this
-     */
-    public RequestNFlyweight wrap(final DirectBuffer buffer, final int offset) {
-        this.buffer = buffer;
-        this.offset = offset;
-        return this;
-    }
-
-    /** @return the wrapped buffer */
-    public DirectBuffer buffer() {
-        return buffer;
-    }
-
-    /** @return the offset of the frame in the wrapped buffer */
-    public int offset() {
-        return offset;
-    }
 
     /**
      * Writes the whole frame: header ({@link #LENGTH}, {@link FrameHeaderFlyweight#REQUEST_N}, no flags) and body.
@@ -79,45 +51,12 @@ public final class RequestNFlyweight {
      * @return this
      */
     public RequestNFlyweight write(final int streamId, final int use, final long n) {
-        final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
-        FrameHeaderFlyweight.write(out, offset, LENGTH, FrameHeaderFlyweight.REQUEST_N, 0);
-        out.putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
-        out.putInt(offset + USE_OFFSET, use, BYTE_ORDER);
-        out.putLong(offset + N_OFFSET, n, BYTE_ORDER);
-        return this;
-    }
-
-    /** @return the stream id */
-    public int streamId() {
-        return buffer.getInt(offset + STREAM_ID_OFFSET, BYTE_ORDER);
-    }
-
-    /**
-     * @param streamId the stream's slot
-     * @return this
-     */
-    public RequestNFlyweight streamId(final int streamId) {
-        ((MutableDirectBuffer) buffer).putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
-        return this;
-    }
-
-    /** @return the use of the stream the demand belongs to */
-    public int use() {
-        return buffer.getInt(offset + USE_OFFSET, BYTE_ORDER);
-    }
-
-    /**
-     * @param use the use of the stream the demand belongs to, &gt;= 0
-     * @return this
-     */
-    public RequestNFlyweight use(final int use) {
-        ((MutableDirectBuffer) buffer).putInt(offset + USE_OFFSET, use, BYTE_ORDER);
-        return this;
+        return header(LENGTH, FrameHeaderFlyweight.REQUEST_N, 0).streamId(streamId).use(use).n(n);
     }
 
     /** @return the demand to add */
     public long n() {
-        return buffer.getLong(offset + N_OFFSET, BYTE_ORDER);
+        return getLong(N_OFFSET);
     }
 
     /**
@@ -125,8 +64,7 @@ public final class RequestNFlyweight {
      * @return this
      */
     public RequestNFlyweight n(final long n) {
-        ((MutableDirectBuffer) buffer).putLong(offset + N_OFFSET, n, BYTE_ORDER);
-        return this;
+        return putLong(N_OFFSET, n);
     }
 
     /**
@@ -141,16 +79,9 @@ public final class RequestNFlyweight {
      * @return a {@link FrameCheck} code
      */
     public static int check(final DirectBuffer buffer, final int index, final int frameLength, final int maxStreams) {
-        final int code = FrameCheck.exactLength(buffer, index, frameLength, LENGTH);
+        final int code = checkLengthStreamAndUse(buffer, index, frameLength, LENGTH, maxStreams);
         if (code != FrameCheck.OK) {
             return code;
-        }
-        final int streamId = buffer.getInt(index + STREAM_ID_OFFSET, BYTE_ORDER);
-        if (streamId < 0 || streamId >= maxStreams) {
-            return FrameCheck.BAD_STREAM_ID;
-        }
-        if (buffer.getInt(index + USE_OFFSET, BYTE_ORDER) < 0) {
-            return FrameCheck.BAD_USE;
         }
         if (buffer.getLong(index + N_OFFSET, BYTE_ORDER) <= 0) {
             return FrameCheck.BAD_REQUEST_N;

@@ -1,7 +1,5 @@
 package io.rdmareactive.internal.protocol;
 
-import static io.rdmareactive.internal.protocol.FrameHeaderFlyweight.BYTE_ORDER;
-
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -30,38 +28,10 @@ import org.agrona.MutableDirectBuffer;
  * <p>A flyweight over the whole frame, header included: wrap it at the frame's first byte. No allocation, no
  * exception on a well-formed call; writers must wrap a {@link MutableDirectBuffer}.
  */
-public final class StreamControlFlyweight {
+public final class StreamControlFlyweight extends StreamUseFrameFlyweight<StreamControlFlyweight> {
 
-    /** Offset of the stream id (int). */
-    public static final int STREAM_ID_OFFSET = FrameHeaderFlyweight.HEADER_LENGTH;
-    /** Offset of the use of the stream the signal belongs to (int). */
-    public static final int USE_OFFSET = STREAM_ID_OFFSET + Integer.BYTES;
     /** The frame length of every CANCEL, COMPLETE and CLOSE frame. */
     public static final int LENGTH = USE_OFFSET + Integer.BYTES;
-
-    private DirectBuffer buffer;
-    private int offset;
-
-    /**
-     * @param buffer the buffer (a {@link MutableDirectBuffer} to write)
-     * @param offset the frame's first byte (its header)
-     * @return this
-     */
-    public StreamControlFlyweight wrap(final DirectBuffer buffer, final int offset) {
-        this.buffer = buffer;
-        this.offset = offset;
-        return this;
-    }
-
-    /** @return the wrapped buffer */
-    public DirectBuffer buffer() {
-        return buffer;
-    }
-
-    /** @return the offset of the frame in the wrapped buffer */
-    public int offset() {
-        return offset;
-    }
 
     /**
      * Writes the whole frame: header ({@link #LENGTH}, the type, no flags) and body.
@@ -75,44 +45,7 @@ public final class StreamControlFlyweight {
     public StreamControlFlyweight write(final short type, final int streamId, final int use) {
         assert type == FrameHeaderFlyweight.CANCEL || type == FrameHeaderFlyweight.COMPLETE
             || type == FrameHeaderFlyweight.CLOSE : type;
-        final MutableDirectBuffer out = (MutableDirectBuffer) buffer;
-        FrameHeaderFlyweight.write(out, offset, LENGTH, type, 0);
-        out.putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
-        out.putInt(offset + USE_OFFSET, use, BYTE_ORDER);
-        return this;
-    }
-
-    /** @return the frame type, from the header */
-    public short type() {
-        return buffer.getShort(offset + FrameHeaderFlyweight.TYPE_OFFSET, BYTE_ORDER);
-    }
-
-    /** @return the stream id */
-    public int streamId() {
-        return buffer.getInt(offset + STREAM_ID_OFFSET, BYTE_ORDER);
-    }
-
-    /**
-     * @param streamId the stream's slot
-     * @return this
-     */
-    public StreamControlFlyweight streamId(final int streamId) {
-        ((MutableDirectBuffer) buffer).putInt(offset + STREAM_ID_OFFSET, streamId, BYTE_ORDER);
-        return this;
-    }
-
-    /** @return the use of the stream the signal belongs to */
-    public int use() {
-        return buffer.getInt(offset + USE_OFFSET, BYTE_ORDER);
-    }
-
-    /**
-     * @param use the use of the stream the signal belongs to, &gt;= 0
-     * @return this
-     */
-    public StreamControlFlyweight use(final int use) {
-        ((MutableDirectBuffer) buffer).putInt(offset + USE_OFFSET, use, BYTE_ORDER);
-        return this;
+        return header(LENGTH, type, 0).streamId(streamId).use(use);
     }
 
     /**
@@ -127,17 +60,6 @@ public final class StreamControlFlyweight {
      * @return a {@link FrameCheck} code
      */
     public static int check(final DirectBuffer buffer, final int index, final int frameLength, final int maxStreams) {
-        final int code = FrameCheck.exactLength(buffer, index, frameLength, LENGTH);
-        if (code != FrameCheck.OK) {
-            return code;
-        }
-        final int streamId = buffer.getInt(index + STREAM_ID_OFFSET, BYTE_ORDER);
-        if (streamId < 0 || streamId >= maxStreams) {
-            return FrameCheck.BAD_STREAM_ID;
-        }
-        if (buffer.getInt(index + USE_OFFSET, BYTE_ORDER) < 0) {
-            return FrameCheck.BAD_USE;
-        }
-        return FrameCheck.OK;
+        return checkLengthStreamAndUse(buffer, index, frameLength, LENGTH, maxStreams);
     }
 }

@@ -15,6 +15,12 @@
  *   {@link io.rdmareactive.internal.protocol.ErrorFrameFlyweight} (stream, code, UTF-8 message),
  *   {@link io.rdmareactive.internal.protocol.OpenFrameFlyweight} (stream, kind, initial request n, correlation id) and
  *   {@link io.rdmareactive.internal.protocol.KeepaliveFlyweight}; each draws its layout in its Javadoc.</li>
+ *   <li>What they share, declared once: {@link io.rdmareactive.internal.protocol.Flyweight} (the wrapped buffer and
+ *   offset, the byte order, the typed field access), {@link io.rdmareactive.internal.protocol.FrameFlyweight} (the
+ *   header's reads and write, for every frame), {@link io.rdmareactive.internal.protocol.StreamFrameFlyweight}
+ *   (the stream id after the header, and its check) and
+ *   {@link io.rdmareactive.internal.protocol.StreamUseFrameFlyweight} (the use after it); each flyweight declares only
+ *   its own fields.</li>
  *   <li>{@link io.rdmareactive.internal.protocol.FrameCheck}: the verdicts of the checks, as {@code int} codes.</li>
  *   <li>{@link io.rdmareactive.internal.protocol.ImmediateCodec}: the (stream, advance) pair in the 32-bit immediate
  *   of each RDMA WRITE WITH IMMEDIATE into a peer's ring.</li>
