@@ -203,7 +203,7 @@ final class ShmQueuePair implements QueuePair {
         long producer = file.producer();
         final long consumer = file.consumer();
         for (int i = 0; i < batch.count; i++) {
-            if (batch.sgeOverflow[i]) {
+            if (batch.overflowed(i)) {
                 batch.failedIndex = i;
                 file.publish(producer);
                 return PostStatus.INVALID;
@@ -219,12 +219,12 @@ final class ShmQueuePair implements QueuePair {
                 file.publish(producer);
                 return PostStatus.QUEUE_FULL;
             }
-            final int count = batch.sgeCount[i];
+            final int count = batch.sgeCount(i);
             file.writeSlot(producer, batch.wrId[i], count);
             for (int k = 0; k < count; k++) {
-                final int at = i * batch.maxSge + k;
-                file.writeSge(producer, k, batch.sgeAddress[at], batch.sgeLength[at], batch.sgeLkey[at]);
-                final ShmMemoryRegion region = device.localRegion(batch.sgeLkey[at]);
+                final int lkey = batch.sgeLkey(i, k);
+                file.writeSge(producer, k, batch.sgeAddress(i, k), batch.sgeLength(i, k), lkey);
+                final ShmMemoryRegion region = device.localRegion(lkey);
                 if (region != null) {
                     region.addOutstanding();
                 }
@@ -319,9 +319,9 @@ final class ShmQueuePair implements QueuePair {
         for (int i = 0; i < batch.count; i++) {
             final int opcode = batch.opcode[i];
             final boolean inline = (batch.flags[i] & SendFlags.INLINE) != 0;
-            if (!WorkRequestOpcode.isValid(opcode) || batch.sgeOverflow[i]
-                || (inline && (opcode == WorkRequestOpcode.RDMA_READ || totalLength(batch, i) > options.maxInlineData()))
-                || (WorkRequestOpcode.isAtomic(opcode) && (inline || totalLength(batch, i) != Long.BYTES
+            if (!WorkRequestOpcode.isValid(opcode) || batch.overflowed(i)
+                || (inline && (opcode == WorkRequestOpcode.RDMA_READ || batch.totalLength(i) > options.maxInlineData()))
+                || (WorkRequestOpcode.isAtomic(opcode) && (inline || batch.totalLength(i) != Long.BYTES
                     || (batch.remoteAddress[i] & (Long.BYTES - 1)) != 0))) {
                 // an atomic takes one 8-byte local buffer and an 8-byte aligned remote word: refused before anything
                 batch.failedIndex = i;
@@ -335,14 +335,6 @@ final class ShmQueuePair implements QueuePair {
             execute(batch, i);
         }
         return PostStatus.OK;
-    }
-
-    private static long totalLength(final ShmSendRequest batch, final int i) {
-        long total = 0;
-        for (int k = 0; k < batch.sgeCount[i]; k++) {
-            total += batch.sgeLength[i * batch.maxSge + k];
-        }
-        return total;
     }
 
     private void execute(final ShmSendRequest batch, final int i) {
@@ -475,12 +467,12 @@ final class ShmQueuePair implements QueuePair {
     /** @return the total length, or -1 if an entry fails its check */
     private long resolveGather(final ShmSendRequest batch, final int i, final int requiredAccess) {
         long total = 0;
-        for (int k = 0; k < batch.sgeCount[i]; k++) {
-            final int at = i * batch.maxSge + k;
-            final ShmMemoryRegion region = device.localRegion(batch.sgeLkey[at]);
-            final long address = batch.sgeAddress[at];
-            final int length = batch.sgeLength[at];
-            if (region == null || length < 0 || !region.holds(batch.sgeLkey[at], address, length)
+        for (int k = 0; k < batch.sgeCount(i); k++) {
+            final int lkey = batch.sgeLkey(i, k);
+            final ShmMemoryRegion region = device.localRegion(lkey);
+            final long address = batch.sgeAddress(i, k);
+            final int length = batch.sgeLength(i, k);
+            if (region == null || length < 0 || !region.holds(lkey, address, length)
                 || !Access.allows(region.access(), requiredAccess) || region.domain() != domain) {
                 return -1;
             }
@@ -489,7 +481,7 @@ final class ShmQueuePair implements QueuePair {
             gatherLength[k] = length;
             total += length;
         }
-        gatherCount = batch.sgeCount[i];
+        gatherCount = batch.sgeCount(i);
         return total;
     }
 
@@ -502,15 +494,15 @@ final class ShmQueuePair implements QueuePair {
      */
     private long resolveInline(final ShmSendRequest batch, final int i) {
         long total = 0;
-        for (int k = 0; k < batch.sgeCount[i]; k++) {
-            final int at = i * batch.maxSge + k;
-            final long address = batch.sgeAddress[at];
-            final int length = batch.sgeLength[at];
+        for (int k = 0; k < batch.sgeCount(i); k++) {
+            final long address = batch.sgeAddress(i, k);
+            final int length = batch.sgeLength(i, k);
             if (length < 0 || length > 0 && address <= 0) {
                 return -1;
             }
-            final ShmMemoryRegion region = device.localRegion(batch.sgeLkey[at]);
-            if (region != null && region.holds(batch.sgeLkey[at], address, length)) {
+            final int lkey = batch.sgeLkey(i, k);
+            final ShmMemoryRegion region = device.localRegion(lkey);
+            if (region != null && region.holds(lkey, address, length)) {
                 gatherSegment[k] = region.segment();
                 gatherOffset[k] = address - region.address();
             } else {
@@ -520,7 +512,7 @@ final class ShmQueuePair implements QueuePair {
             gatherLength[k] = length;
             total += length;
         }
-        gatherCount = batch.sgeCount[i];
+        gatherCount = batch.sgeCount(i);
         return total;
     }
 

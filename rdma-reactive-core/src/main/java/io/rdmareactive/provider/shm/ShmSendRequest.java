@@ -2,12 +2,12 @@ package io.rdmareactive.provider.shm;
 
 import io.rdmareactive.spi.SendWorkRequest;
 
-/** A reusable batch of send requests, held in parallel arrays; nothing is allocated after construction. */
-final class ShmSendRequest implements SendWorkRequest {
+/**
+ * A reusable batch of send requests: the ids and gather entries of {@link ShmWorkBatch}, and the send fields in
+ * parallel arrays; nothing is allocated after construction.
+ */
+final class ShmSendRequest extends ShmWorkBatch implements SendWorkRequest {
 
-    final int capacity;
-    final int maxSge;
-    final long[] wrId;
     final int[] opcode;
     final int[] flags;
     final int[] immediate;
@@ -15,21 +15,9 @@ final class ShmSendRequest implements SendWorkRequest {
     final int[] rkey;
     final long[] compareAdd;
     final long[] swap;
-    final int[] sgeCount;
-    final boolean[] sgeOverflow;
-    final long[] sgeAddress;
-    final int[] sgeLength;
-    final int[] sgeLkey;
-    int count;
-    int failedIndex = -1;
 
     ShmSendRequest(final int capacity, final int maxSge) {
-        if (capacity <= 0) {
-            throw new IllegalArgumentException("a send batch needs a positive capacity: " + capacity);
-        }
-        this.capacity = capacity;
-        this.maxSge = maxSge;
-        wrId = new long[capacity];
+        super("send", "request", capacity, maxSge);
         opcode = new int[capacity];
         flags = new int[capacity];
         immediate = new int[capacity];
@@ -37,27 +25,17 @@ final class ShmSendRequest implements SendWorkRequest {
         rkey = new int[capacity];
         compareAdd = new long[capacity];
         swap = new long[capacity];
-        sgeCount = new int[capacity];
-        sgeOverflow = new boolean[capacity];
-        sgeAddress = new long[capacity * maxSge];
-        sgeLength = new int[capacity * maxSge];
-        sgeLkey = new int[capacity * maxSge];
     }
 
     @Override
     public SendWorkRequest clear() {
-        count = 0;
-        failedIndex = -1;
+        reset();
         return this;
     }
 
     @Override
     public SendWorkRequest add(final long id, final int op, final int sendFlags) {
-        if (count == capacity) {
-            throw new IllegalStateException("the send batch is full (" + capacity + " requests); post it first");
-        }
-        final int i = count++;
-        wrId[i] = id;
+        final int i = append(id);
         opcode[i] = op;
         flags[i] = sendFlags;
         immediate[i] = 0;
@@ -65,30 +43,12 @@ final class ShmSendRequest implements SendWorkRequest {
         rkey[i] = 0;
         compareAdd[i] = 0;
         swap[i] = 0;
-        sgeCount[i] = 0;
-        sgeOverflow[i] = false;
         return this;
-    }
-
-    private int current() {
-        if (count == 0) {
-            throw new IllegalStateException("add(...) a request before describing it");
-        }
-        return count - 1;
     }
 
     @Override
     public SendWorkRequest sge(final long address, final int length, final int lkey) {
-        final int i = current();
-        final int k = sgeCount[i];
-        if (k == maxSge) {
-            sgeOverflow[i] = true;
-            return this;
-        }
-        sgeAddress[i * maxSge + k] = address;
-        sgeLength[i * maxSge + k] = length;
-        sgeLkey[i * maxSge + k] = lkey;
-        sgeCount[i] = k + 1;
+        addSge(address, length, lkey);
         return this;
     }
 
@@ -112,20 +72,5 @@ final class ShmSendRequest implements SendWorkRequest {
     public SendWorkRequest immediate(final int value) {
         immediate[current()] = value;
         return this;
-    }
-
-    @Override
-    public int count() {
-        return count;
-    }
-
-    @Override
-    public int capacity() {
-        return capacity;
-    }
-
-    @Override
-    public int failedIndex() {
-        return failedIndex;
     }
 }
