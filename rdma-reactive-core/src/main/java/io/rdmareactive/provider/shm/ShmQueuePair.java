@@ -17,14 +17,14 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A reliable connected queue pair of the shared-memory device. The posting thread plays the adapter: it checks the
- * keys and bounds of every request against the region tables, copies the bytes between the two processes' mappings,
- * takes the peer's posted receive, and writes both completions, all before the post returns. Nothing on that path
- * allocates, locks or throws.
+ * A reliable connected queue pair of the shared-memory device: its connection to the peer, its send queue, and the
+ * SPI face of its parts. The posting thread plays the adapter: it checks the keys and bounds of every request against
+ * the region tables, has the {@link ShmCopyEngine} copy the bytes between the two processes' mappings, takes the
+ * peer's posted receive, and writes both completions, all before the post returns. Nothing on that path allocates,
+ * locks or throws. Its receives are the {@link ShmReceiveQueue}'s; its error state the {@link ShmErrorState}'s.
  *
  * <p>Errors behave as on hardware: the request completes with an error status (signalled or not), the queue pair
  * enters the error state and flushes its receive queue, and where the peer's side is at fault too (a remote access
@@ -34,31 +34,18 @@ import java.util.concurrent.locks.LockSupport;
 final class ShmQueuePair implements QueuePair {
 
     private static final long RNR_TIMER_NANOS = 100_000;
-    /** This process's whole address space, for inline payloads, which verbs copies from any address at post time. */
-    @SuppressWarnings("restricted") // every JVM of this project runs with --enable-native-access=ALL-UNNAMED
-    private static final MemorySegment ADDRESS_SPACE = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
     private final ShmDevice device;
     private final int number;
     private final OffHeapMemory fileMemory;
     private final QueuePairFile file;
     private final ShmCompletionQueue sendQueue;
-    private final ShmCompletionQueue receiveQueue;
     private final QueuePairOptions options;
-    private final int receiveSge;
-    private final ShmMemoryRegion[] slotRegions;
-    private final AtomicIntegerArray slotPending;
-    private final AtomicBoolean errorHandled = new AtomicBoolean();
+    private final ShmReceiveQueue receives;
+    private final ShmErrorState error;
+    /** Only the posting thread uses it. */
+    private final ShmCopyEngine copier;
     private final AtomicBoolean closed = new AtomicBoolean();
-
-    // scratch for one request's gather and scatter lists, reused: only the posting thread touches them
-    private final MemorySegment[] gatherSegment;
-    private final long[] gatherOffset;
-    private final int[] gatherLength;
-    private int gatherCount;
-    private MemorySegment[] scatterSegment = new MemorySegment[0];
-    private long[] scatterOffset = new long[0];
-    private int[] scatterLength = new int[0];
 
     /** Send requests posted, and retired (their completion or a later one polled), as on verbs. */
     private long sendPosted;
@@ -73,7 +60,6 @@ final class ShmQueuePair implements QueuePair {
     private volatile String peerDescription = "not connected";
     private volatile byte[] peerEndpoint;
     private volatile byte[] peerPrivateData = new byte[0];
-    private volatile String errorReason;
 
     ShmQueuePair(final ShmDevice device, final int number, final OffHeapMemory fileMemory,
                  final QueuePairOptions options, final ShmCompletionQueue sendQueue,
@@ -83,16 +69,12 @@ final class ShmQueuePair implements QueuePair {
         this.fileMemory = fileMemory;
         this.options = options;
         this.sendQueue = sendQueue;
-        this.receiveQueue = receiveQueue;
         this.domain = device.domainOf(options);
         this.file = QueuePairFile.create(fileMemory.buffer(), number, receiveQueue.id(), options.receiveDepth(),
             options.maxReceiveSge(), domain);
-        this.receiveSge = options.maxReceiveSge();
-        this.slotRegions = new ShmMemoryRegion[file.depth() * receiveSge];
-        this.slotPending = new AtomicIntegerArray(file.depth());
-        this.gatherSegment = new MemorySegment[options.maxSendSge()];
-        this.gatherOffset = new long[options.maxSendSge()];
-        this.gatherLength = new int[options.maxSendSge()];
+        this.receives = new ShmReceiveQueue(device, file, receiveQueue, number, options.maxReceiveSge());
+        this.error = new ShmErrorState(this, device, file, receives);
+        this.copier = new ShmCopyEngine(device, domain, options.maxSendSge());
     }
 
     /** Ready to receive from the peer that is about to connect (its posts check this state). */
@@ -103,10 +85,7 @@ final class ShmQueuePair implements QueuePair {
     /** Attaches the connected peer; the queue pair is ready to send once this returns. */
     void connected(final PeerView view, final CmChannel cm, final String description, final byte[] privateData) {
         this.peerEndpoint = endpoint(view.deviceId(), view.queuePair.qpNumber());
-        final int peerSge = view.queuePair.maxSge();
-        scatterSegment = new MemorySegment[peerSge];
-        scatterOffset = new long[peerSge];
-        scatterLength = new int[peerSge];
+        copier.peerConnected(view.queuePair.maxSge());
         this.peerPrivateData = privateData.clone();
         this.peerDescription = description;
         this.channel = cm;
@@ -121,7 +100,7 @@ final class ShmQueuePair implements QueuePair {
         this.peerPrivateData = privateData.clone();
         this.peerDescription = description;
         this.channel = cm;
-        enterError("the peer (" + description + ") disconnected: it closed its queue pair right after accepting",
+        error.enter("the peer (" + description + ") disconnected: it closed its queue pair right after accepting",
             ConnectionEvent.Type.DISCONNECTED);
     }
 
@@ -169,7 +148,7 @@ final class ShmQueuePair implements QueuePair {
 
     @Override
     public String errorReason() {
-        return errorReason;
+        return error.reason();
     }
 
     @Override
@@ -196,63 +175,12 @@ final class ShmQueuePair implements QueuePair {
 
     @Override
     public int postReceive(final ReceiveWorkRequest request) {
-        if (!(request instanceof ShmReceiveRequest batch) || batch.maxSge != receiveSge) {
-            return PostStatus.INVALID;
-        }
-        batch.failedIndex = -1;
-        long producer = file.producer();
-        final long consumer = file.consumer();
-        for (int i = 0; i < batch.count; i++) {
-            if (batch.overflowed(i)) {
-                batch.failedIndex = i;
-                file.publish(producer);
-                return PostStatus.INVALID;
-            }
-            if (file.state() == QueuePairFile.STATE_ERROR) {
-                receiveQueue.ring().offer(batch.wrId[i], CompletionStatus.WR_FLUSH_ERR, CompletionOpcode.RECV, 0, 0,
-                    number, 0, -1);
-                continue;
-            }
-            final int slot = file.slotOf(producer);
-            if (producer - consumer >= file.depth() || slotPending.get(slot) != 0) {
-                batch.failedIndex = i;
-                file.publish(producer);
-                return PostStatus.QUEUE_FULL;
-            }
-            final int count = batch.sgeCount(i);
-            file.writeSlot(producer, batch.wrId[i], count);
-            for (int k = 0; k < count; k++) {
-                final int lkey = batch.sgeLkey(i, k);
-                file.writeSge(producer, k, batch.sgeAddress(i, k), batch.sgeLength(i, k), lkey);
-                final ShmMemoryRegion region = device.localRegion(lkey);
-                if (region != null) {
-                    region.addOutstanding();
-                }
-                slotRegions[slot * receiveSge + k] = region;
-            }
-            for (int k = count; k < receiveSge; k++) {
-                slotRegions[slot * receiveSge + k] = null;
-            }
-            slotPending.set(slot, 1);
-            producer++;
-        }
-        file.publish(producer);
-        if (file.state() == QueuePairFile.STATE_ERROR) {
-            flushReceives(); // an error raced with this post: what was just published completes flushed
-        }
-        return PostStatus.OK;
+        return request instanceof ShmReceiveRequest batch ? receives.post(batch) : PostStatus.INVALID;
     }
 
     /** Called when a receive completion of this queue pair is polled: the work on its regions is done. */
     void receiveCompleted(final int slot) {
-        if (slot >= 0 && slot < slotPending.length() && slotPending.getAndSet(slot, 0) != 0) {
-            for (int k = 0; k < receiveSge; k++) {
-                final ShmMemoryRegion region = slotRegions[slot * receiveSge + k];
-                if (region != null) {
-                    region.completeOutstanding();
-                }
-            }
-        }
+        receives.completed(slot);
     }
 
     /**
@@ -272,24 +200,6 @@ final class ShmQueuePair implements QueuePair {
     static long retiredAfter(final long retired, final int sequence) {
         final int ahead = sequence - (int) retired;
         return ahead > 0 ? retired + ahead : retired;
-    }
-
-    /** Completes every posted receive that nobody has taken with {@link CompletionStatus#WR_FLUSH_ERR}. */
-    private void flushReceives() {
-        // bounded by the receives this side can have posted: the indexes live in the file the peer writes too, and
-        // garbage there (a consumer index of Long.MIN_VALUE) must not make this loop for ever
-        for (int taken = 0; taken <= slotPending.length(); taken++) {
-            final long consumer = file.consumer();
-            final long producer = file.producer();
-            if (consumer >= producer || producer - consumer > slotPending.length()) {
-                return;
-            }
-            final long wrId = file.slotWrId(consumer);
-            if (file.take(consumer)) {
-                receiveQueue.ring().offer(wrId, CompletionStatus.WR_FLUSH_ERR, CompletionOpcode.RECV, 0, 0, number, 0,
-                    file.slotOf(consumer));
-            }
-        }
     }
 
     // ------------------------------------------------------------------------------------------------ sends
@@ -350,7 +260,7 @@ final class ShmQueuePair implements QueuePair {
         final int gatherAccess = opcode == WorkRequestOpcode.RDMA_READ || WorkRequestOpcode.isAtomic(opcode)
             ? Access.LOCAL_WRITE : 0;
         final long length = (batch.flags[i] & SendFlags.INLINE) != 0
-            ? resolveInline(batch, i) : resolveGather(batch, i, gatherAccess);
+            ? copier.resolveInline(batch, i) : copier.resolveGather(batch, i, gatherAccess);
         if (length < 0) {
             fail(wrId, completionOpcode, CompletionStatus.LOC_PROT_ERR, "a local buffer of " + WorkRequestOpcode.name(opcode)
                 + " work request " + wrId + " is outside its region, its lkey is wrong or of another protection domain than "
@@ -363,7 +273,7 @@ final class ShmQueuePair implements QueuePair {
             // the peer closed its queue pair on purpose, and its disconnect notice may still be on its way: behave as
             // the connection manager's disconnect does on verbs
             complete(wrId, CompletionStatus.WR_FLUSH_ERR, completionOpcode, 0);
-            enterError("the peer (" + peerDescription + ") disconnected: it closed its queue pair",
+            error.enter("the peer (" + peerDescription + ") disconnected: it closed its queue pair",
                 ConnectionEvent.Type.DISCONNECTED);
             return;
         }
@@ -394,12 +304,12 @@ final class ShmQueuePair implements QueuePair {
             remoteSegmentIndex = RegionTable.indexOf(rkey);
         }
         if (opcode == WorkRequestOpcode.RDMA_WRITE) {
-            scatterTo(remoteSegment, remoteOffset);
+            copier.scatterTo(remoteSegment, remoteOffset);
             complete(signaled, wrId, completionOpcode);
             return;
         }
         if (opcode == WorkRequestOpcode.RDMA_READ) {
-            gatherFrom(remoteSegment, remoteOffset);
+            copier.gatherFrom(remoteSegment, remoteOffset);
             complete(signaled, wrId, completionOpcode);
             return;
         }
@@ -410,12 +320,7 @@ final class ShmQueuePair implements QueuePair {
                     + ": the word is not 8-byte aligned in its memory", true);
                 return;
             }
-            // a hardware atomic on the mapped page: atomic against any process's atomics on the same word
-            final long before = opcode == WorkRequestOpcode.ATOMIC_CMP_AND_SWP
-                ? (long) WORD.compareAndExchange(remoteSegment, remoteOffset, batch.compareAdd[i], batch.swap[i])
-                : (long) WORD.getAndAdd(remoteSegment, remoteOffset, batch.compareAdd[i]);
-            ORIGINAL.set(atomicResult, 0L, before);
-            gatherFrom(atomicResult, 0);
+            copier.atomic(opcode, remoteSegment, remoteOffset, batch.compareAdd[i], batch.swap[i]);
             complete(signaled, wrId, completionOpcode);
             return;
         }
@@ -433,7 +338,7 @@ final class ShmQueuePair implements QueuePair {
         final int flags = immediate ? CompletionRing.FLAG_IMMEDIATE : 0;
         final int imm = immediate ? batch.immediate[i] : 0;
         if (opcode == WorkRequestOpcode.RDMA_WRITE_WITH_IMM) {
-            scatterTo(remoteSegment, remoteOffset);
+            copier.scatterTo(remoteSegment, remoteOffset);
             if (!remote.receiveQueue.offer(receiveWrId, CompletionStatus.SUCCESS, CompletionOpcode.RECV_RDMA_WITH_IMM,
                 (int) length, imm, remoteQp.qpNumber(), flags, receiveSlot)) {
                 fail(wrId, completionOpcode, CompletionStatus.REM_OP_ERR, "the peer's completion queue overflowed",
@@ -444,151 +349,24 @@ final class ShmQueuePair implements QueuePair {
             return;
         }
         // SEND and SEND_WITH_IMM: scatter into the receive's buffers, which the peer's table must vouch for
-        final int scatter = resolveScatter(remote, receive);
-        if (scatter == -2 || scatter >= 0 && length > scatterTotal(scatter)) {
+        final int scatter = copier.resolveScatter(remote, receive);
+        if (scatter == -2 || scatter >= 0 && length > copier.scatterTotal(scatter)) {
             final int receiveStatus = scatter == -2 ? CompletionStatus.LOC_PROT_ERR : CompletionStatus.LOC_LEN_ERR;
             remote.receiveQueue.offer(receiveWrId, receiveStatus, CompletionOpcode.RECV, 0, 0, remoteQp.qpNumber(), 0,
                 receiveSlot);
             fail(wrId, completionOpcode, scatter == -2 ? CompletionStatus.REM_OP_ERR : CompletionStatus.REM_INV_REQ_ERR,
                 WorkRequestOpcode.name(opcode) + " work request " + wrId + " of " + length + " bytes did not fit the "
                     + "peer's receive " + receiveWrId + (scatter == -2 ? " (its buffers fail their lkey check)"
-                    : " of " + (scatter >= 0 ? scatterTotal(scatter) : 0) + " bytes"), true);
+                    : " of " + (scatter >= 0 ? copier.scatterTotal(scatter) : 0) + " bytes"), true);
             return;
         }
-        copyGatherToScatter(scatter);
+        copier.copyGatherToScatter(scatter);
         if (!remote.receiveQueue.offer(receiveWrId, CompletionStatus.SUCCESS, CompletionOpcode.RECV, (int) length, imm,
             remoteQp.qpNumber(), flags, receiveSlot)) {
             fail(wrId, completionOpcode, CompletionStatus.REM_OP_ERR, "the peer's completion queue overflowed", true);
             return;
         }
         complete(signaled, wrId, completionOpcode);
-    }
-
-    /** @return the total length, or -1 if an entry fails its check */
-    private long resolveGather(final ShmSendRequest batch, final int i, final int requiredAccess) {
-        long total = 0;
-        for (int k = 0; k < batch.sgeCount(i); k++) {
-            final int lkey = batch.sgeLkey(i, k);
-            final ShmMemoryRegion region = device.localRegion(lkey);
-            final long address = batch.sgeAddress(i, k);
-            final int length = batch.sgeLength(i, k);
-            if (region == null || length < 0 || !region.holds(lkey, address, length)
-                || !Access.allows(region.access(), requiredAccess) || region.domain() != domain) {
-                return -1;
-            }
-            gatherSegment[k] = region.segment();
-            gatherOffset[k] = address - region.address();
-            gatherLength[k] = length;
-            total += length;
-        }
-        gatherCount = batch.sgeCount(i);
-        return total;
-    }
-
-    /**
-     * Inline payloads need no lkey, as on verbs: they are read from the caller's addresses now, before the post
-     * returns, so the buffers may be reused at once. (An address that is not readable memory is the caller's bug, as
-     * it is in C.)
-     *
-     * @return the total length, or -1 if an entry is malformed
-     */
-    private long resolveInline(final ShmSendRequest batch, final int i) {
-        long total = 0;
-        for (int k = 0; k < batch.sgeCount(i); k++) {
-            final long address = batch.sgeAddress(i, k);
-            final int length = batch.sgeLength(i, k);
-            if (length < 0 || length > 0 && address <= 0) {
-                return -1;
-            }
-            final int lkey = batch.sgeLkey(i, k);
-            final ShmMemoryRegion region = device.localRegion(lkey);
-            if (region != null && region.holds(lkey, address, length)) {
-                gatherSegment[k] = region.segment();
-                gatherOffset[k] = address - region.address();
-            } else {
-                gatherSegment[k] = ADDRESS_SPACE;
-                gatherOffset[k] = address;
-            }
-            gatherLength[k] = length;
-            total += length;
-        }
-        gatherCount = batch.sgeCount(i);
-        return total;
-    }
-
-    /** @return the number of scatter entries, or -2 if an entry fails the peer's table */
-    private int resolveScatter(final PeerView remote, final long receive) {
-        final QueuePairFile remoteQp = remote.queuePair;
-        final int count = remoteQp.slotSgeCount(receive);
-        if (count < 0 || count > scatterSegment.length) {
-            return -2;
-        }
-        for (int k = 0; k < count; k++) {
-            final int lkey = remoteQp.sgeLkey(receive, k);
-            final long address = remoteQp.sgeAddress(receive, k);
-            final int length = remoteQp.sgeLength(receive, k);
-            final long offset = RegionTable.isRemoteKey(lkey) || length < 0 ? -1
-                : remote.regions.offset(lkey, address, length, Access.LOCAL_WRITE, remoteQp.domain());
-            final MemorySegment segment = offset < 0 ? null : remote.segment(lkey);
-            if (segment == null || offset > segment.byteSize() - length) {
-                return -2;
-            }
-            scatterSegment[k] = segment;
-            scatterOffset[k] = offset;
-            scatterLength[k] = length;
-        }
-        return count;
-    }
-
-    private long scatterTotal(final int count) {
-        long total = 0;
-        for (int k = 0; k < count; k++) {
-            total += scatterLength[k];
-        }
-        return total;
-    }
-
-    /** Copies the gather list to one contiguous range. */
-    private void scatterTo(final MemorySegment target, final long offset) {
-        long at = offset;
-        for (int k = 0; k < gatherCount; k++) {
-            MemorySegment.copy(gatherSegment[k], gatherOffset[k], target, at, gatherLength[k]);
-            at += gatherLength[k];
-        }
-    }
-
-    /** Copies one contiguous range into the gather list (RDMA READ). */
-    /** A peer's 64-bit word, read and changed atomically (native byte order, 8-byte aligned). */
-    private static final java.lang.invoke.VarHandle WORD = java.lang.foreign.ValueLayout.JAVA_LONG.varHandle();
-    private static final java.lang.invoke.VarHandle ORIGINAL = java.lang.foreign.ValueLayout.JAVA_LONG.varHandle();
-    /** Where an atomic's value before is put, then copied to the request's local buffer (the posting thread's). */
-    private final MemorySegment atomicResult = java.lang.foreign.Arena.ofAuto().allocate(Long.BYTES, Long.BYTES);
-
-    private void gatherFrom(final MemorySegment source, final long offset) {
-        long at = offset;
-        for (int k = 0; k < gatherCount; k++) {
-            MemorySegment.copy(source, at, gatherSegment[k], gatherOffset[k], gatherLength[k]);
-            at += gatherLength[k];
-        }
-    }
-
-    private void copyGatherToScatter(final int scatterCount) {
-        int target = 0;
-        long targetUsed = 0;
-        for (int k = 0; k < gatherCount; k++) {
-            long sourceUsed = 0;
-            while (sourceUsed < gatherLength[k]) {
-                while (targetUsed == scatterLength[target]) {
-                    target++;
-                    targetUsed = 0;
-                }
-                final long chunk = Math.min(gatherLength[k] - sourceUsed, scatterLength[target] - targetUsed);
-                MemorySegment.copy(gatherSegment[k], gatherOffset[k] + sourceUsed, scatterSegment[target],
-                    scatterOffset[target] + targetUsed, chunk);
-                sourceUsed += chunk;
-                targetUsed += chunk;
-            }
-        }
     }
 
     /** @return the index of the receive taken, or -1 if none was posted within the RNR retries */
@@ -621,7 +399,7 @@ final class ShmQueuePair implements QueuePair {
 
     private void complete(final long wrId, final int status, final int completionOpcode, final int byteLength) {
         if (!sendQueue.ring().offer(wrId, status, completionOpcode, byteLength, 0, number, 0, sendSequence)) {
-            enterError("the send completion queue overflowed: poll it more often or make it larger", null);
+            error.enter("the send completion queue overflowed: poll it more often or make it larger", null);
         }
     }
 
@@ -637,30 +415,10 @@ final class ShmQueuePair implements QueuePair {
             }
             notifyPeer(CmChannel.QP_ERROR, "the peer's " + reason);
         }
-        enterError(reason, ConnectionEvent.Type.QUEUE_PAIR_ERROR);
+        error.enter(reason, ConnectionEvent.Type.QUEUE_PAIR_ERROR);
     }
 
     // ------------------------------------------------------------------------------------------------ state
-
-    /**
-     * Moves to ERROR (if not there already), flushes the receive queue and reports the event once.
-     *
-     * @param reason    why, for {@link #errorReason()} and the event
-     * @param eventType the event to report, or null for none
-     */
-    void enterError(final String reason, final ConnectionEvent.Type eventType) {
-        file.compareAndSetState(QueuePairFile.STATE_READY, QueuePairFile.STATE_ERROR);
-        file.compareAndSetState(QueuePairFile.STATE_RESET, QueuePairFile.STATE_ERROR);
-        if (errorHandled.compareAndSet(false, true)) {
-            errorReason = reason;
-            flushReceives();
-            if (eventType != null) {
-                device.report(new ConnectionEvent(eventType, this, reason));
-            }
-        } else {
-            flushReceives();
-        }
-    }
 
     /*
      * The connection-manager socket reached end-of-file, or a frame arrived from the peer. The connection-manager
@@ -672,7 +430,7 @@ final class ShmQueuePair implements QueuePair {
             return;
         }
         {
-            enterError("the peer (" + peerDescription + ") went away without disconnecting: its process exited or "
+            error.enter("the peer (" + peerDescription + ") went away without disconnecting: its process exited or "
                 + "was killed", ConnectionEvent.Type.PEER_LOST);
         }
     }
@@ -688,9 +446,9 @@ final class ShmQueuePair implements QueuePair {
             reason = "(no reason given)";
         }
         if (type == CmChannel.DISCONNECT) {
-            enterError("the peer (" + peerDescription + ") disconnected: " + reason, ConnectionEvent.Type.DISCONNECTED);
+            error.enter("the peer (" + peerDescription + ") disconnected: " + reason, ConnectionEvent.Type.DISCONNECTED);
         } else if (type == CmChannel.QP_ERROR) {
-            enterError(reason, ConnectionEvent.Type.QUEUE_PAIR_ERROR);
+            error.enter(reason, ConnectionEvent.Type.QUEUE_PAIR_ERROR);
         }
     }
 
@@ -711,7 +469,7 @@ final class ShmQueuePair implements QueuePair {
     public void disconnect() {
         if (file.state() == QueuePairFile.STATE_READY) {
             notifyPeer(CmChannel.DISCONNECT, "disconnect() was called");
-            enterError("disconnected locally", ConnectionEvent.Type.DISCONNECTED);
+            error.enter("disconnected locally", ConnectionEvent.Type.DISCONNECTED);
         }
     }
 
@@ -725,24 +483,13 @@ final class ShmQueuePair implements QueuePair {
             notifyPeer(CmChannel.DISCONNECT, "the queue pair was closed");
         }
         file.compareAndSetState(QueuePairFile.STATE_READY, QueuePairFile.STATE_ERROR);
-        errorHandled.set(true);
+        error.silence();
         final CmChannel cm = channel;
         if (cm != null) {
             device.monitor().unwatch(this);
             cm.close();
         }
-        // take back every receive no peer will complete now, then release what posted receives held
-        for (int taken = 0; taken <= slotPending.length(); taken++) { // bounded: the indexes are in a shared file
-            final long consumer = file.consumer();
-            final long producer = file.producer();
-            if (consumer >= producer || producer - consumer > slotPending.length()) {
-                break;
-            }
-            file.take(consumer);
-        }
-        for (int slot = 0; slot < slotPending.length(); slot++) {
-            receiveCompleted(slot);
-        }
+        receives.reclaim();
         file.state(QueuePairFile.STATE_CLOSED);
         final PeerView view = peer;
         if (view != null) {
