@@ -13,6 +13,8 @@ final class Errno {
     static final int ENODEV = 19;
     static final int EINVAL = 22;
     static final int ENOSYS = 38;
+    static final int EADDRINUSE = 98;
+    static final int EADDRNOTAVAIL = 99;
     static final int ETIMEDOUT = 110;
     static final int ECONNREFUSED = 111;
 
@@ -38,8 +40,8 @@ final class Errno {
             case ENOSYS -> "ENOSYS";
             case 61 -> "ENODATA";
             case 95 -> "EOPNOTSUPP";
-            case 98 -> "EADDRINUSE";
-            case 99 -> "EADDRNOTAVAIL";
+            case EADDRINUSE -> "EADDRINUSE";
+            case EADDRNOTAVAIL -> "EADDRNOTAVAIL";
             case 101 -> "ENETUNREACH";
             case 104 -> "ECONNRESET";
             case ETIMEDOUT -> "ETIMEDOUT";

@@ -91,8 +91,8 @@ final class VerbsCompletionQueue implements CompletionQueue {
                 break;
             }
         }
-        if (device.hasPendingDeregistrations()) {
-            device.retryDeregistrations();
+        if (device.registrations().hasPendingDeregistrations()) {
+            device.registrations().retryDeregistrations();
         }
         return handled;
     }
@@ -162,7 +162,7 @@ final class VerbsCompletionQueue implements CompletionQueue {
         private int queuePairNumber;
 
         boolean wrap(final long[] flush) {
-            final VerbsQueuePair queuePair = device.queuePairInSlot(WorkRequestIds.slot(flush[0]));
+            final VerbsQueuePair queuePair = device.queuePairs().inSlot(WorkRequestIds.slot(flush[0]));
             if (queuePair == null || queuePair.number() != (int) flush[1]) {
                 return false;
             }
@@ -220,7 +220,7 @@ final class VerbsCompletionQueue implements CompletionQueue {
             status = completions.get(JAVA_INT, offset + VerbsLayouts.WC_STATUS);
             final long raw = completions.get(JAVA_LONG, offset + VerbsLayouts.WC_WR_ID);
             final int qpNumber = completions.get(JAVA_INT, offset + VerbsLayouts.WC_QP_NUM);
-            final VerbsQueuePair queuePair = device.queuePairInSlot(WorkRequestIds.slot(raw));
+            final VerbsQueuePair queuePair = device.queuePairs().inSlot(WorkRequestIds.slot(raw));
             if (queuePair == null || queuePair.number() != qpNumber) {
                 return false;
             }

@@ -49,14 +49,14 @@ final class VerbsConnectRequest implements ConnectRequest {
     public QueuePair accept(final QueuePairOptions options,
                             final java.util.function.Function<? super QueuePair, byte[]> answerOf) {
         answer();
-        return device.accept(cmId, options, answerOf, privateData, peer, peerQpNumber);
+        return device.connections().accept(cmId, options, answerOf, privateData, peer, peerQpNumber);
     }
 
     @Override
     public void reject(final byte[] data) {
         final byte[] framed = PrivateData.frame(data, PrivateData.REJECT_LIMIT, "a reject");
         answer();
-        device.reject(cmId, framed);
+        device.connections().reject(cmId, framed);
     }
 
     private void answer() {

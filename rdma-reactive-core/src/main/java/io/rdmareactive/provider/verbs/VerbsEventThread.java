@@ -122,7 +122,7 @@ final class VerbsEventThread extends Thread {
             final MemorySegment event = eventSlot.get(ADDRESS, 0).reinterpret(VerbsLayouts.RDMA_CM_EVENT.byteSize());
             final CmEvent copy = copy(event);
             VerbsLibrary.plain(lib.ackCmEvent, event);
-            device.onConnectionEvent(copy);
+            device.connections().onConnectionEvent(copy);
         }
     }
 

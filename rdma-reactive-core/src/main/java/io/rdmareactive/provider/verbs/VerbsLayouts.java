@@ -356,6 +356,28 @@ final class VerbsLayouts {
     /** The peer's GID of a connection's route. */
     static final long CM_ID_DGID = offset(RDMA_CM_ID, "route.addr.addr.ibaddr.dgid");
 
+    static final long QP_INIT_ATTR_SEND_CQ = offset(IBV_QP_INIT_ATTR, "send_cq");
+    static final long QP_INIT_ATTR_RECV_CQ = offset(IBV_QP_INIT_ATTR, "recv_cq");
+    static final long QP_INIT_ATTR_MAX_SEND_WR = offset(IBV_QP_INIT_ATTR, "cap.max_send_wr");
+    static final long QP_INIT_ATTR_MAX_RECV_WR = offset(IBV_QP_INIT_ATTR, "cap.max_recv_wr");
+    static final long QP_INIT_ATTR_MAX_SEND_SGE = offset(IBV_QP_INIT_ATTR, "cap.max_send_sge");
+    static final long QP_INIT_ATTR_MAX_RECV_SGE = offset(IBV_QP_INIT_ATTR, "cap.max_recv_sge");
+    static final long QP_INIT_ATTR_MAX_INLINE_DATA = offset(IBV_QP_INIT_ATTR, "cap.max_inline_data");
+    static final long QP_INIT_ATTR_QP_TYPE = offset(IBV_QP_INIT_ATTR, "qp_type");
+    static final long QP_INIT_ATTR_SQ_SIG_ALL = offset(IBV_QP_INIT_ATTR, "sq_sig_all");
+
+    static final long CONN_PARAM_PRIVATE_DATA = offset(RDMA_CONN_PARAM, "private_data");
+    static final long CONN_PARAM_PRIVATE_DATA_LEN = offset(RDMA_CONN_PARAM, "private_data_len");
+    static final long CONN_PARAM_RESPONDER_RESOURCES = offset(RDMA_CONN_PARAM, "responder_resources");
+    static final long CONN_PARAM_INITIATOR_DEPTH = offset(RDMA_CONN_PARAM, "initiator_depth");
+    static final long CONN_PARAM_RETRY_COUNT = offset(RDMA_CONN_PARAM, "retry_count");
+    static final long CONN_PARAM_RNR_RETRY_COUNT = offset(RDMA_CONN_PARAM, "rnr_retry_count");
+
+    static final long EVENT_CHANNEL_FD = offset(RDMA_EVENT_CHANNEL, "fd");
+    static final long RLIMIT_CUR = offset(RLIMIT, "rlim_cur");
+    /** The length of a GID ({@link #CM_ID_SGID}, {@link #CM_ID_DGID}). */
+    static final long GID_LENGTH = RDMA_CM_ID.select(PathElement.groupElement("route.addr.addr.ibaddr.sgid")).byteSize();
+
     private VerbsLayouts() {
     }
 

@@ -35,7 +35,7 @@ final class VerbsListener implements Listener {
     void onConnectRequest(final CmEvent event) {
         final VerbsConnectRequest request = new VerbsConnectRequest(device, event.id(),
             PrivateData.unframe(event.privateData()), event.peer() == null ? "(unknown peer)" : event.peer(),
-            event.peerQpNumber(), VerbsQueuePair.endpoint(VerbsDevice.gid(MemorySegment.ofAddress(event.id())
+            event.peerQpNumber(), VerbsQueuePair.endpoint(VerbsConnections.gid(MemorySegment.ofAddress(event.id())
                 .reinterpret(VerbsLayouts.RDMA_CM_ID.byteSize()), VerbsLayouts.CM_ID_DGID), event.peerQpNumber()));
         if (closed.get()) {
             request.reject(new byte[0]);
@@ -67,7 +67,7 @@ final class VerbsListener implements Listener {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        device.destroyListener(this);
+        device.connections().destroyListener(this);
         VerbsConnectRequest pending;
         while ((pending = requests.poll()) != null) {
             pending.reject(new byte[0]);

@@ -139,7 +139,7 @@ final class VerbsMemoryRegion implements MemoryRegion {
             }
             closeRequested = true;
         }
-        device.requestDeregistration(this);
+        device.registrations().requestDeregistration(this);
     }
 
     @Override

@@ -36,13 +36,13 @@ final class VerbsProtectionDomain implements ProtectionDomain {
     @Override
     public MemoryRegion allocateRegion(final long length, final int access) {
         checkOpen();
-        return device.allocateRegion(this, length, access);
+        return device.registrations().allocate(this, length, access);
     }
 
     @Override
     public MemoryRegion register(final OffHeapMemory memory, final int access) {
         checkOpen();
-        return device.register(this, memory, access);
+        return device.registrations().register(this, memory, access, false);
     }
 
     private void checkOpen() {

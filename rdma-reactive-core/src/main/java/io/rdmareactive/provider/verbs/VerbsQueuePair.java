@@ -257,7 +257,7 @@ final class VerbsQueuePair implements QueuePair {
             batch.link(i, WorkRequestIds.send(slot, sequence), i == count - 1);
             if (!batch.isInline(i)) {
                 for (int s = 0, n = batch.sgeCount(i); s < n; s++) {
-                    device.noteUse(batch.sgeLkey(i, s), this);
+                    device.registrations().noteUse(batch.sgeLkey(i, s), this);
                 }
             }
         }
@@ -310,7 +310,7 @@ final class VerbsQueuePair implements QueuePair {
                 receiveQueue.addFlushed(providerWrId, number);
             } else {
                 for (int s = 0, n = batch.sgeCount(i); s < n; s++) {
-                    device.noteUse(batch.sgeLkey(i, s), this);
+                    device.registrations().noteUse(batch.sgeLkey(i, s), this);
                 }
             }
         }
@@ -404,7 +404,7 @@ final class VerbsQueuePair implements QueuePair {
         if (errorReported.compareAndSet(false, true)) {
             errorReason = reason;
             if (!closed.get()) {
-                device.report(new ConnectionEvent(eventType, this, reason));
+                device.connections().report(new ConnectionEvent(eventType, this, reason));
             }
         }
     }
@@ -421,7 +421,7 @@ final class VerbsQueuePair implements QueuePair {
     /** Disconnects (moving the queue pair to the error state, answering a peer's disconnect) unless closed. */
     synchronized void disconnectQuietly() {
         if (!closed.get()) {
-            device.disconnect(this);
+            device.connections().disconnect(this);
         }
     }
 
@@ -483,7 +483,7 @@ final class VerbsQueuePair implements QueuePair {
             return;
         }
         if (state == QueuePairState.READY_TO_SEND) {
-            device.disconnect(this);
+            device.connections().disconnect(this);
         }
         state = QueuePairState.CLOSED;
         BY_NATIVE_ADDRESS.remove(qp.address());

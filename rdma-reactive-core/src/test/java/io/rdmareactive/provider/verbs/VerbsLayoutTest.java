@@ -114,6 +114,25 @@ class VerbsLayoutTest {
         });
     }
 
+    @Test
+    void theConnectionAndQueuePairSetUpFieldsLieWhereLp64LinuxPutsThem() {
+        // the members the device writes when it connects and creates a queue pair, as the C structures place them
+        // on every LP64 Linux (rdma_conn_param, ibv_qp_init_attr with its ibv_qp_cap), and the 16-byte GID
+        assertThat(List.of(VerbsLayouts.CONN_PARAM_PRIVATE_DATA, VerbsLayouts.CONN_PARAM_PRIVATE_DATA_LEN,
+            VerbsLayouts.CONN_PARAM_RESPONDER_RESOURCES, VerbsLayouts.CONN_PARAM_INITIATOR_DEPTH,
+            VerbsLayouts.CONN_PARAM_RETRY_COUNT, VerbsLayouts.CONN_PARAM_RNR_RETRY_COUNT))
+            .containsExactly(0L, 8L, 9L, 10L, 12L, 13L);
+        assertThat(List.of(VerbsLayouts.QP_INIT_ATTR_SEND_CQ, VerbsLayouts.QP_INIT_ATTR_RECV_CQ,
+            VerbsLayouts.QP_INIT_ATTR_MAX_SEND_WR, VerbsLayouts.QP_INIT_ATTR_MAX_RECV_WR,
+            VerbsLayouts.QP_INIT_ATTR_MAX_SEND_SGE, VerbsLayouts.QP_INIT_ATTR_MAX_RECV_SGE,
+            VerbsLayouts.QP_INIT_ATTR_MAX_INLINE_DATA, VerbsLayouts.QP_INIT_ATTR_QP_TYPE,
+            VerbsLayouts.QP_INIT_ATTR_SQ_SIG_ALL))
+            .containsExactly(8L, 16L, 32L, 36L, 40L, 44L, 48L, 52L, 56L);
+        assertThat(VerbsLayouts.EVENT_CHANNEL_FD).isZero();
+        assertThat(VerbsLayouts.RLIMIT_CUR).isZero();
+        assertThat(VerbsLayouts.GID_LENGTH).isEqualTo(16);
+    }
+
     private static Path findOnPath(final String program) {
         for (final String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
             final Path candidate = Path.of(dir, program);
