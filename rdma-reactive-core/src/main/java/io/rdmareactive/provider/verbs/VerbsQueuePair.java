@@ -133,16 +133,15 @@ final class VerbsQueuePair implements QueuePair {
         return maxInlineData;
     }
 
-    /** The connection is established: data may flow. */
-    /**
-     * The connection's endpoints, from its identifier's route and the peer's queue-pair number the connection manager
-     * reported (before the accept's answer is made, or once the connect is established).
-     */
     /** This end's GID, once the connecting side's route is resolved: its local endpoint is known from then on. */
     void localGid(final byte[] gid) {
         this.localEndpoint = endpoint(gid, number);
     }
 
+    /**
+     * The connection's endpoints, from its identifier's route and the peer's queue-pair number the connection manager
+     * reported (before the accept's answer is made, or once the connect is established).
+     */
     void endpoints(final byte[] localGid, final byte[] peerGid, final int peerNumber) {
         this.localEndpoint = endpoint(localGid, number);
         this.peerEndpoint = endpoint(peerGid, peerNumber);
@@ -173,6 +172,7 @@ final class VerbsQueuePair implements QueuePair {
     private volatile byte[] localEndpoint;
     private volatile byte[] peerEndpoint;
 
+    /** The connection is established: data may flow. */
     void established(final byte[] peerData) {
         peerPrivateData = peerData.clone();
         state = QueuePairState.READY_TO_SEND;
