@@ -50,7 +50,8 @@ public final class FaultInjectingDevice implements RdmaDevice {
         for (final FaultyQueuePair queuePair : order) {
             queuePair.tick(ticks);
         }
-        if (injector.fault() == Fault.QUEUE_PAIR_ERROR && ticks == injector.trigger() && !order.isEmpty()) {
+        if (injector.fault() == Fault.QUEUE_PAIR_ERROR && ticks == injector.trigger() && !order.isEmpty()
+            && injector.injected() == null) {
             final FaultyQueuePair victim = order.getFirst();
             final String reason = "the adapter moved queue pair " + victim.number() + " to the error state (fault "
                 + "injected: " + Fault.QUEUE_PAIR_ERROR + ", seed " + injector.seed() + ")";

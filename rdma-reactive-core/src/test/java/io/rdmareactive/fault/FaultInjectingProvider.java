@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The shared-memory provider, with a fault armed for the next device it opens: the way to inject a fault under the
- * public API ({@code RdmaClient.create().provider("fault-shm")}), where each connection opens a device of its own.
- * {@link #arm(FaultInjector)} arms one fault; the next device opened carries it ({@link FaultInjectingDevice}), and
- * the devices opened after that are plain shared memory, so a client that reconnects gets a healthy connection.
+ * public API ({@code RdmaClient.create().provider("fault-shm")}), whose runtime opens the device. {@link #arm}
+ * arms one fault; the next device opened carries it ({@link FaultInjectingDevice}), and the devices opened after that
+ * are plain shared memory. The fault strikes once ({@link FaultInjector}), so a client that reconnects gets a healthy
+ * connection, on a new runtime's device or on the faulty one if its runtime is still open.
  * It reports itself unavailable, so that {@code auto} never chooses it.
  */
 public final class FaultInjectingProvider implements RdmaProvider {

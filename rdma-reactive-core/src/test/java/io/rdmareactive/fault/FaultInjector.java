@@ -4,8 +4,9 @@ import java.util.SplittableRandom;
 
 /**
  * Decides, from a seed, when the one fault of a run strikes and for how long: the n-th completion, post or poll.
- * The same fault and seed strike at the same point of the same traffic, so a failing case replays exactly. Used by
- * one driver thread (the wrappers of one device).
+ * The same fault and seed strike at the same point of the same traffic, so a failing case replays exactly. It strikes
+ * once per run: each wrapper checks {@link #injected()} first, so a connection that comes after the struck one (a
+ * reconnect that finds the faulty device still open) is spared, whatever the timing.
  */
 public final class FaultInjector {
 
@@ -15,7 +16,7 @@ public final class FaultInjector {
     private final long trigger;
     /** How many polls a delay or a withholding lasts. */
     private final int window;
-    private String injected;
+    private volatile String injected;
 
     /**
      * @param fault the fault to inject, once

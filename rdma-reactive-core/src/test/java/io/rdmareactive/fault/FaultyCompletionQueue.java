@@ -60,13 +60,13 @@ final class FaultyCompletionQueue implements CompletionQueue {
     private int route(final Held completion, final CompletionHandler handler) {
         switch (injector.fault()) {
             case DROP_COMPLETION -> {
-                if (seen == injector.trigger()) {
+                if (seen == injector.trigger() && injector.injected() == null) {
                     injector.struck("dropped completion " + seen + " (" + completion + ")");
                     return 0;
                 }
             }
             case DELAY_COMPLETIONS -> {
-                if (seen == injector.trigger()) {
+                if (seen == injector.trigger() && injector.injected() == null) {
                     injector.struck("held completions back for " + injector.window() + " polls from completion "
                         + seen);
                     releaseAtPoll = polls + injector.window();

@@ -90,7 +90,8 @@ final class FaultyQueuePair implements QueuePair {
     public int postSend(final SendWorkRequest request) {
         final RecordedSendRequest recorded = (RecordedSendRequest) request;
         sendPosts++;
-        if (injector.fault() == Fault.FAIL_POST_SEND && sendPosts == injector.trigger()) {
+        if (injector.fault() == Fault.FAIL_POST_SEND && sendPosts == injector.trigger()
+            && injector.injected() == null) {
             injector.struck("refused send post " + sendPosts + " with EINVAL");
             recorded.failedIndex = 0;
             return PostStatus.INVALID;
@@ -144,7 +145,8 @@ final class FaultyQueuePair implements QueuePair {
     public int postReceive(final ReceiveWorkRequest request) {
         final RecordedReceiveRequest recorded = (RecordedReceiveRequest) request;
         receivePosts++;
-        if (injector.fault() == Fault.FAIL_POST_RECEIVE && receivePosts == injector.trigger()) {
+        if (injector.fault() == Fault.FAIL_POST_RECEIVE && receivePosts == injector.trigger()
+            && injector.injected() == null) {
             injector.struck("refused receive post " + receivePosts + " with EINVAL");
             recorded.failedIndex = 0;
             return PostStatus.INVALID;
