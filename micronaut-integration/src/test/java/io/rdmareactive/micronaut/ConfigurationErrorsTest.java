@@ -42,6 +42,16 @@ class ConfigurationErrorsTest {
     }
 
     @Test
+    void aWiretapThatIsNeitherTrueNorFalseOrABlankCategoryIsNamed() {
+        assertStartupFails(Map.of("rdma.servers.default.address", "x", "rdma.servers.default.wiretap", "maybe",
+            "spec.side", "server"), "rdma.servers.default.wiretap must be true or false; it is 'maybe'");
+        assertStartupFails(Map.of("rdma.clients.default.address", "x", "rdma.clients.default.wiretap", "yes"),
+            "rdma.clients.default.wiretap must be true or false; it is 'yes'");
+        assertStartupFails(Map.of("rdma.clients.default.address", "x", "rdma.clients.default.wiretap-category", " "),
+            "rdma.clients.default.wiretap-category must name a logger, e.g. wire.orders; it is ' '");
+    }
+
+    @Test
     void aServerLimitBelowOneIsNamed() {
         assertStartupFails(Map.of("rdma.servers.default.address", "x", "rdma.servers.default.max-pending-handshakes",
             "0", "spec.side", "server"), "rdma.servers.default.max-pending-handshakes must be at least 1; it is 0");

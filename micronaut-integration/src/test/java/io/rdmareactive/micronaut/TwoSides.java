@@ -55,9 +55,15 @@ final class TwoSides implements AutoCloseable {
 
     /** Starts (or restarts) the listener side. */
     ApplicationContext startServer() {
+        return startServer(Map.of());
+    }
+
+    /** Starts (or restarts) the listener side with properties of the test's besides the common ones. */
+    ApplicationContext startServer(final Map<String, Object> extra) {
         final Map<String, Object> properties = common();
         properties.put("spec.side", "server");
         properties.put("rdma.servers.default.address", spec);
+        properties.putAll(extra);
         server = ApplicationContext.run(properties);
         return server;
     }

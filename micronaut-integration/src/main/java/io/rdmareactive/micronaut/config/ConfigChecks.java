@@ -42,6 +42,32 @@ final class ConfigChecks {
         return value;
     }
 
+    /**
+     * @return {@code true} or {@code false} as written (in any case, surrounding blanks ignored); anything else is a
+     * {@link ConfigurationException} naming the key, where Micronaut's own conversion would take it for false
+     */
+    static boolean flag(final String key, final String value) {
+        final String text = value == null ? "" : value.strip();
+        if (text.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (text.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new ConfigurationException(key + " must be true or false; it is '" + value + "'");
+    }
+
+    /** @return the category, once the library's own check (not blank) has passed, or a {@link ConfigurationException} */
+    static String wiretapCategory(final String key, final String value) {
+        try {
+            RdmaServer.create().wiretap(value);
+        } catch (final RuntimeException ex) {
+            throw new ConfigurationException(key + " must name a logger, e.g. wire.orders; it is '" + value + "'",
+                ex);
+        }
+        return value;
+    }
+
     /** @return the decoded secret, or a {@link ConfigurationException} naming the key (never the value) */
     static byte[] secret(final String key, final String value) {
         final byte[] decoded;

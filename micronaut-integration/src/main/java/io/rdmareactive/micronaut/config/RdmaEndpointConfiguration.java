@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /**
  * What a named server ({@code rdma.servers.<name>.*}) and a named client ({@code rdma.clients.<name>.*}) both
- * configure: address, provider, directory, streams and rings, message size, prefetch, idle strategy, liveness and the
- * secret of the authenticated handshake.
+ * configure: address, provider, directory, streams and rings, message size, prefetch, idle strategy, liveness, the
+ * secret of the authenticated handshake and the wiretap.
  * Every setter checks its value and throws a {@link ConfigurationException} naming the full key.
  */
 public abstract class RdmaEndpointConfiguration {
@@ -28,6 +28,8 @@ public abstract class RdmaEndpointConfiguration {
     private Duration keepalive = RdmaDefaults.KEEPALIVE;
     private Duration livenessTimeout = RdmaDefaults.LIVENESS_TIMEOUT;
     private byte[] secret;
+    private boolean wiretap;
+    private String wiretapCategory;
 
     /**
      * @param prefix the properties' prefix, {@code rdma.servers} or {@code rdma.clients}
@@ -162,6 +164,34 @@ public abstract class RdmaEndpointConfiguration {
      */
     public void setSecret(final String secret) {
         this.secret = ConfigChecks.secret(key("secret"), secret);
+    }
+
+    /**
+     * @return {@code <prefix>.<name>.wiretap}: whether every frame this server's or client's connections send and
+     * receive is logged, one DEBUG line each, under {@link #getWiretapCategory()} (default false); the core builders'
+     * {@code wiretap}, for debugging
+     */
+    public boolean isWiretap() {
+        return wiretap;
+    }
+
+    /** @param wiretap {@code true} or {@code false} (any other value is refused, not taken for false) */
+    public void setWiretap(final String wiretap) {
+        this.wiretap = ConfigChecks.flag(key("wiretap"), wiretap);
+    }
+
+    /**
+     * @return {@code <prefix>.<name>.wiretap-category}: the logger the wiretap's lines go to when
+     * {@link #isWiretap() wiretap} is on, or empty for the core's ({@code io.rdmareactive.RdmaServer} for a server,
+     * {@code io.rdmareactive.RdmaClient} for a client); it does not turn the wiretap on by itself
+     */
+    public Optional<String> getWiretapCategory() {
+        return Optional.ofNullable(wiretapCategory);
+    }
+
+    /** @param wiretapCategory a logger's name, e.g. {@code wire.orders}; not blank */
+    public void setWiretapCategory(final String wiretapCategory) {
+        this.wiretapCategory = ConfigChecks.wiretapCategory(key("wiretap-category"), wiretapCategory);
     }
 
     /**

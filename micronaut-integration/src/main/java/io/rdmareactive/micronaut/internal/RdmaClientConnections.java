@@ -88,6 +88,10 @@ public class RdmaClientConnections {
         if (config.getSecret().isPresent()) {
             client = client.secret(config.getSecret().get());
         }
+        if (config.isWiretap()) {
+            final var category = config.getWiretapCategory();
+            client = category.isPresent() ? client.wiretap(category.get()) : client.wiretap(true);
+        }
         return client;
     }
 

@@ -73,6 +73,10 @@ public class RdmaServers {
             if (directory.isPresent()) {
                 server = server.directory(directory.get());
             }
+            if (config.isWiretap()) {
+                final var category = config.getWiretapCategory();
+                server = category.isPresent() ? server.wiretap(category.get()) : server.wiretap(true);
+            }
             final DisposableServer disposable;
             try {
                 disposable = server.bindNow();
