@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
-/** Health, meters, and a graceful stop of the client's application that loses nothing. */
+/** Health, meters of both sides, and a graceful stop of the client's application that loses nothing. */
 class OperationsTest {
 
     private static final String SPEC = "OperationsTest";
@@ -89,6 +89,22 @@ class OperationsTest {
             sides.stopServer();
             await().atMost(Duration.ofSeconds(30)).until(() -> Mono.from(client.getBean(RdmaHealthIndicator.class)
                 .getResult()).block(Duration.ofSeconds(10)).getStatus().equals(HealthStatus.DOWN));
+        }
+    }
+
+    @Test
+    void theServersMetersCountTheMessagesItReceives() {
+        sides.stopServer();
+        final ApplicationContext server = sides.startServer(Map.of("micronaut.metrics.enabled", "true"));
+        try (ApplicationContext client = client(Map.of())) {
+            final Records records = client.getBean(Records.class);
+            for (int i = 0; i < 10; i++) {
+                records.record(i).block(Duration.ofSeconds(30));
+            }
+            final MeterRegistry meters = server.getBean(MeterRegistry.class);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(meters.get("rdma.messages.received")
+                .tag("side", "server").tag("name", "default").functionCounter().count())
+                .as("messages the server's driver received").isGreaterThanOrEqualTo(10));
         }
     }
 
