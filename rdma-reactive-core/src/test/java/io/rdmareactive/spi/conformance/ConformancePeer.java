@@ -205,12 +205,15 @@ public final class ConformancePeer {
      */
     private static void addToTheTestsWord(final MemoryRegion region, final QueuePair qp, final SendWorkRequest sends,
                                           final CompletionQueue sendCq, final long testAddress, final int testRkey) {
-        final long deadline = System.nanoTime() + WAIT.toNanos();
+        // the test starts the other peer's JVM after this one's handshake, and an emulated guest takes tens of seconds
+        // to start one: wait as long as the test waits for a child, twice, and park meanwhile (a spinning wait took a
+        // vCPU from that start)
+        final long deadline = System.nanoTime() + Await.CHILD_BOUND.multipliedBy(2).toNanos();
         while (region.buffer().getIntVolatile(8) != GO) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the test never wrote GO into this peer's second word");
             }
-            Thread.onSpinWait();
+            LockSupport.parkNanos(100_000);
         }
         for (int done = 0; done < ADDS; done += ADD_BATCH) {
             sends.clear();
