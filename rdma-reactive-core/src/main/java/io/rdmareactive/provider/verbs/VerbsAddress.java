@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -22,6 +23,8 @@ import java.nio.ByteOrder;
 record VerbsAddress(String host, Inet4Address ip, int port) {
 
     private static final short AF_INET = 2;
+    /** {@code sin_port} is in network byte order. */
+    private static final ValueLayout.OfShort NETWORK_SHORT = JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN);
 
     /**
      * @param address {@code host:port}
@@ -69,24 +72,27 @@ record VerbsAddress(String host, Inet4Address ip, int port) {
     }
 
     static void write(final MemorySegment sockaddr, final Inet4Address ip, final int port) {
-        sockaddr.set(JAVA_SHORT, 0, AF_INET);
-        sockaddr.set(JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN), 2, (short) port);
+        sockaddr.set(JAVA_SHORT, VerbsLayouts.SOCKADDR_IN_FAMILY, AF_INET);
+        sockaddr.set(NETWORK_SHORT, VerbsLayouts.SOCKADDR_IN_PORT, (short) port);
         final byte[] raw = ip.getAddress();
-        for (int i = 0; i < 4; i++) {
-            sockaddr.set(JAVA_BYTE, 4 + i, raw[i]);
+        for (int i = 0; i < VerbsLayouts.SOCKADDR_IN_ADDR_LENGTH; i++) {
+            sockaddr.set(JAVA_BYTE, VerbsLayouts.SOCKADDR_IN_ADDR + i, raw[i]);
         }
     }
 
     /** @return a {@code struct sockaddr} (IPv4) as {@code a.b.c.d:port}, or a description of another family */
     static String describe(final MemorySegment sockaddr) {
-        final short family = sockaddr.get(JAVA_SHORT, 0);
+        final short family = sockaddr.get(JAVA_SHORT, VerbsLayouts.SOCKADDR_FAMILY);
         if (family != AF_INET) {
             return "(address family " + family + ")";
         }
-        final int port = Short.toUnsignedInt(sockaddr.get(JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN), 2));
-        return Byte.toUnsignedInt(sockaddr.get(JAVA_BYTE, 4)) + "." + Byte.toUnsignedInt(sockaddr.get(JAVA_BYTE, 5))
-            + "." + Byte.toUnsignedInt(sockaddr.get(JAVA_BYTE, 6)) + "." + Byte.toUnsignedInt(sockaddr.get(JAVA_BYTE, 7))
-            + ":" + port;
+        final int port = Short.toUnsignedInt(sockaddr.get(NETWORK_SHORT, VerbsLayouts.SOCKADDR_IN_PORT));
+        final StringBuilder text = new StringBuilder();
+        for (int i = 0; i < VerbsLayouts.SOCKADDR_IN_ADDR_LENGTH; i++) {
+            text.append(i == 0 ? "" : ".").append(Byte.toUnsignedInt(sockaddr.get(JAVA_BYTE,
+                VerbsLayouts.SOCKADDR_IN_ADDR + i)));
+        }
+        return text.append(':').append(port).toString();
     }
 
     @Override

@@ -217,8 +217,7 @@ final class VerbsDeviceProbe {
         if (rc != 0) {
             throw new VerbsUnavailableException("ibv_query_device on " + name + " failed with " + Errno.name(rc));
         }
-        final StructReader a = new StructReader(attr, VerbsLayouts.IBV_DEVICE_ATTR);
-        final int portCount = Byte.toUnsignedInt(a.byteAt("phys_port_cnt"));
+        final int portCount = Byte.toUnsignedInt(attr.get(JAVA_BYTE, VerbsLayouts.DEVICE_ATTR_PHYS_PORT_CNT));
         final List<Port> ports = new ArrayList<>();
         for (int p = 1; p <= portCount; p++) {
             final MemorySegment port = arena.allocate(VerbsLayouts.IBV_PORT_ATTR);
@@ -226,10 +225,9 @@ final class VerbsDeviceProbe {
             if ((int) VerbsLibrary.plain(lib.queryPort, context, (byte) p, port) != 0) {
                 continue;
             }
-            final StructReader pa = new StructReader(port, VerbsLayouts.IBV_PORT_ATTR);
-            final int gidTable = pa.intAt("gid_tbl_len");
+            final int gidTable = port.get(JAVA_INT, VerbsLayouts.PORT_ATTR_GID_TBL_LEN);
             final List<String> gids = new ArrayList<>();
-            final MemorySegment gid = arena.allocate(16, 8);
+            final MemorySegment gid = arena.allocate(VerbsLayouts.GID_LENGTH, 8);
             for (int index = 0; index < Math.min(gidTable, 4); index++) {
                 if ((int) VerbsLibrary.plain(lib.queryGid, context, (byte) p, index, gid) == 0) {
                     final byte[] raw = gid.toArray(JAVA_BYTE);
@@ -238,20 +236,34 @@ final class VerbsDeviceProbe {
                     }
                 }
             }
-            ports.add(new Port(p, pa.intAt("state"), pa.intAt("active_mtu"), pa.intAt("max_mtu"),
-                Byte.toUnsignedInt(pa.byteAt("link_layer")), Short.toUnsignedInt(pa.shortAt("lid")), gidTable,
-                Integer.toUnsignedLong(pa.intAt("max_msg_sz")), Byte.toUnsignedInt(pa.byteAt("active_width")),
-                Byte.toUnsignedInt(pa.byteAt("active_speed")), List.copyOf(gids)));
+            ports.add(new Port(p, port.get(JAVA_INT, VerbsLayouts.PORT_ATTR_STATE),
+                port.get(JAVA_INT, VerbsLayouts.PORT_ATTR_ACTIVE_MTU),
+                port.get(JAVA_INT, VerbsLayouts.PORT_ATTR_MAX_MTU),
+                Byte.toUnsignedInt(port.get(JAVA_BYTE, VerbsLayouts.PORT_ATTR_LINK_LAYER)),
+                Short.toUnsignedInt(port.get(JAVA_SHORT, VerbsLayouts.PORT_ATTR_LID)), gidTable,
+                Integer.toUnsignedLong(port.get(JAVA_INT, VerbsLayouts.PORT_ATTR_MAX_MSG_SZ)),
+                Byte.toUnsignedInt(port.get(JAVA_BYTE, VerbsLayouts.PORT_ATTR_ACTIVE_WIDTH)),
+                Byte.toUnsignedInt(port.get(JAVA_BYTE, VerbsLayouts.PORT_ATTR_ACTIVE_SPEED)), List.copyOf(gids)));
         }
-        final byte[] fw = attr.asSlice(0, 64).toArray(JAVA_BYTE);
+        final byte[] fw = attr.asSlice(VerbsLayouts.DEVICE_ATTR_FW_VER, VerbsLayouts.DEVICE_ATTR_FW_VER_LENGTH)
+            .toArray(JAVA_BYTE);
         int end = 0;
         while (end < fw.length && fw[end] != 0) {
             end++;
         }
         return new Device(name, context, new String(fw, 0, end, java.nio.charset.StandardCharsets.US_ASCII),
-            a.longAt("node_guid"), a.intAt("vendor_id"), a.intAt("vendor_part_id"), a.intAt("max_qp"),
-            a.intAt("max_qp_wr"), a.intAt("max_sge"), a.intAt("max_cq"), a.intAt("max_cqe"), a.longAt("max_mr_size"),
-            a.intAt("max_qp_rd_atom"), a.intAt("max_qp_init_rd_atom"), a.intAt("atomic_cap"), List.copyOf(ports));
+            attr.get(JAVA_LONG, VerbsLayouts.DEVICE_ATTR_NODE_GUID),
+            attr.get(JAVA_INT, VerbsLayouts.DEVICE_ATTR_VENDOR_ID),
+            attr.get(JAVA_INT, VerbsLayouts.DEVICE_ATTR_VENDOR_PART_ID),
+            attr.get(JAVA_INT, VerbsLayouts.DEVICE_ATTR_MAX_QP),
+            attr.get(JAVA_INT, VerbsLayouts.DEVICE_ATTR_MAX_QP_WR),
+            attr.get(JAVA_INT, VerbsLayouts.DEVICE_ATTR_MAX_SGE),
+            attr.get(JAVA_INT, VerbsLayouts.DEVICE_ATTR_MAX_CQ),
+            attr.get(JAVA_INT, VerbsLayouts.DEVICE_ATTR_MAX_CQE),
+            attr.get(JAVA_LONG, VerbsLayouts.DEVICE_ATTR_MAX_MR_SIZE),
+            attr.get(JAVA_INT, VerbsLayouts.DEVICE_ATTR_MAX_QP_RD_ATOM),
+            attr.get(JAVA_INT, VerbsLayouts.DEVICE_ATTR_MAX_QP_INIT_RD_ATOM),
+            attr.get(JAVA_INT, VerbsLayouts.DEVICE_ATTR_ATOMIC_CAP), List.copyOf(ports));
     }
 
     private static boolean isZero(final byte[] raw) {
@@ -273,25 +285,5 @@ final class VerbsDeviceProbe {
             text.append(hex, i, i + 4);
         }
         return text.toString();
-    }
-
-    /** Reads named members of a structure through its layout. */
-    private record StructReader(MemorySegment segment, java.lang.foreign.StructLayout layout) {
-
-        int intAt(final String member) {
-            return segment.get(JAVA_INT, VerbsLayouts.offset(layout, member));
-        }
-
-        long longAt(final String member) {
-            return segment.get(JAVA_LONG, VerbsLayouts.offset(layout, member));
-        }
-
-        short shortAt(final String member) {
-            return segment.get(JAVA_SHORT, VerbsLayouts.offset(layout, member));
-        }
-
-        byte byteAt(final String member) {
-            return segment.get(JAVA_BYTE, VerbsLayouts.offset(layout, member));
-        }
     }
 }

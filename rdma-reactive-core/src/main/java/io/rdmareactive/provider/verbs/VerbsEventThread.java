@@ -80,13 +80,13 @@ final class VerbsEventThread extends Thread {
                 if (ready <= 0) {
                     continue;
                 }
-                if (fds.get(JAVA_SHORT, 2 * stride + 6) != 0) { // first: a loop sleeps until it is told
+                if (fds.get(JAVA_SHORT, 2 * stride + VerbsLayouts.POLLFD_REVENTS) != 0) { // first: a loop sleeps
                     drainCompletionEvents(capture, cqSlot, cqContextSlot);
                 }
-                if (fds.get(JAVA_SHORT, 6) != 0) {
+                if (fds.get(JAVA_SHORT, VerbsLayouts.POLLFD_REVENTS) != 0) {
                     drainConnectionEvents(capture, eventSlot);
                 }
-                if (fds.get(JAVA_SHORT, stride + 6) != 0) {
+                if (fds.get(JAVA_SHORT, stride + VerbsLayouts.POLLFD_REVENTS) != 0) {
                     drainAsyncEvents(capture, asyncEvent);
                 }
             }
@@ -96,9 +96,9 @@ final class VerbsEventThread extends Thread {
     }
 
     private static void watch(final MemorySegment fds, final long offset, final int fd) {
-        fds.set(JAVA_INT, offset, fd);
-        fds.set(JAVA_SHORT, offset + 4, POLLIN);
-        fds.set(JAVA_SHORT, offset + 6, (short) 0);
+        fds.set(JAVA_INT, offset + VerbsLayouts.POLLFD_FD, fd);
+        fds.set(JAVA_SHORT, offset + VerbsLayouts.POLLFD_EVENTS, POLLIN);
+        fds.set(JAVA_SHORT, offset + VerbsLayouts.POLLFD_REVENTS, (short) 0);
     }
 
     /** Reads each completion event, acknowledges it at once (so destroying its queue never waits), and wakes. */
@@ -143,7 +143,7 @@ final class VerbsEventThread extends Thread {
         String peer = null;
         if (type == CmEvent.CONNECT_REQUEST && !id.equals(MemorySegment.NULL)) {
             final MemorySegment cmId = id.reinterpret(VerbsLayouts.RDMA_CM_ID.byteSize());
-            peer = VerbsAddress.describe(cmId.asSlice(VerbsLayouts.CM_ID_DST_ADDR, 16));
+            peer = VerbsAddress.describe(cmId.asSlice(VerbsLayouts.CM_ID_DST_ADDR, VerbsLayouts.SOCKADDR.byteSize()));
         }
         final int peerQpNumber = type == CmEvent.CONNECT_REQUEST || type == CmEvent.ESTABLISHED
             || type == CmEvent.CONNECT_RESPONSE ? event.get(JAVA_INT, VerbsLayouts.CM_EVENT_QP_NUM) : 0;
@@ -155,8 +155,8 @@ final class VerbsEventThread extends Thread {
             if (VerbsLibrary.integer(lib.getAsyncEvent, capture, context, asyncEvent) != 0) {
                 return;
             }
-            final long element = asyncEvent.get(ADDRESS, 0).address();
-            final int type = asyncEvent.get(JAVA_INT, VerbsLayouts.offset(VerbsLayouts.IBV_ASYNC_EVENT, "event_type"));
+            final long element = asyncEvent.get(ADDRESS, VerbsLayouts.ASYNC_EVENT_ELEMENT).address();
+            final int type = asyncEvent.get(JAVA_INT, VerbsLayouts.ASYNC_EVENT_TYPE);
             VerbsLibrary.plain(lib.ackAsyncEvent, asyncEvent);
             VerbsQueuePair.onAsyncEvent(type, element);
         }

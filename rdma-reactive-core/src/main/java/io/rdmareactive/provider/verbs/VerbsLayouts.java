@@ -14,11 +14,11 @@ import java.nio.ByteOrder;
 import java.util.Map;
 
 /**
- * The C structures of libibverbs and librdmacm that the binding reads or writes, declared once, as x86-64 / aarch64
- * LP64 Linux lays them out (rdma-core 44 and later). Only the members the binding uses are named; the rest is padding,
- * so each layout has the C structure's full size. Members are named after their C path ({@code wr.rdma.rkey}), which
- * lets {@code VerbsLayoutTest} compile a C program that prints {@code sizeof} and {@code offsetof} of each against the
- * installed headers and compare.
+ * The C structures of libibverbs, librdmacm and libc that the binding reads or writes, declared once, as x86-64 /
+ * aarch64 LP64 Linux lays them out (rdma-core 44 and later), and the provider's endpoint format. Only the members the
+ * binding uses are named; the rest is padding, so each layout has the C structure's full size. Members are named
+ * after their C path ({@code wr.rdma.rkey}), which lets {@code VerbsLayoutTest} compile a C program that prints
+ * {@code sizeof} and {@code offsetof} of each against the installed headers and compare.
  *
  * <p>Offsets are read from the layouts once, into the {@code long} constants the hot path uses, so a layout declared
  * wrongly is caught by that test rather than by a crash.
@@ -27,6 +27,9 @@ final class VerbsLayouts {
 
     /** {@code __be32} members (immediate data) are big-endian. */
     static final ValueLayout.OfInt BE_INT = JAVA_INT.withOrder(ByteOrder.BIG_ENDIAN);
+
+    /** {@code union ibv_gid}: a port's global identifier, 16 bytes. */
+    static final MemoryLayout GID = MemoryLayout.sequenceLayout(16, JAVA_BYTE);
 
     /** {@code struct ibv_sge}: one gather/scatter entry. */
     static final StructLayout IBV_SGE = MemoryLayout.structLayout(
@@ -206,8 +209,8 @@ final class VerbsLayouts {
         ADDRESS.withName("qp"),
         MemoryLayout.sequenceLayout(128, JAVA_BYTE).withName("route.addr.src_storage"),
         MemoryLayout.sequenceLayout(128, JAVA_BYTE).withName("route.addr.dst_storage"),
-        MemoryLayout.sequenceLayout(16, JAVA_BYTE).withName("route.addr.addr.ibaddr.sgid"),
-        MemoryLayout.sequenceLayout(16, JAVA_BYTE).withName("route.addr.addr.ibaddr.dgid"),
+        GID.withName("route.addr.addr.ibaddr.sgid"),
+        GID.withName("route.addr.addr.ibaddr.dgid"),
         MemoryLayout.paddingLayout(24),
         JAVA_INT.withName("ps"),
         JAVA_BYTE.withName("port_num"),
@@ -242,6 +245,11 @@ final class VerbsLayouts {
     /** {@code struct rdma_event_channel}. */
     static final StructLayout RDMA_EVENT_CHANNEL = MemoryLayout.structLayout(JAVA_INT.withName("fd"));
 
+    /** {@code struct sockaddr}: what every socket address starts with, its family. */
+    static final StructLayout SOCKADDR = MemoryLayout.structLayout(
+        JAVA_SHORT.withName("sa_family"),
+        MemoryLayout.sequenceLayout(14, JAVA_BYTE).withName("sa_data"));
+
     /** {@code struct sockaddr_in}: port and address in network byte order. */
     static final StructLayout SOCKADDR_IN = MemoryLayout.structLayout(
         JAVA_SHORT.withName("sin_family"),
@@ -266,7 +274,15 @@ final class VerbsLayouts {
         JAVA_LONG.withName("rlim_cur"),
         JAVA_LONG.withName("rlim_max"));
 
-    /** Every layout above by its C structure name, for the layout test. */
+    /**
+     * A queue pair's endpoint ({@code QueuePair.localEndpoint()}): its port's GID, then its number, big-endian. This
+     * provider's own format, not a C structure; its GID is the connection manager's ({@link #GID}).
+     */
+    static final StructLayout ENDPOINT = MemoryLayout.structLayout(
+        GID.withName("gid"),
+        BE_INT.withName("qp_num"));
+
+    /** Every layout above that is a C structure, by its C name, for the layout test. */
     static final Map<String, StructLayout> BY_C_NAME = Map.ofEntries(
         Map.entry("ibv_sge", IBV_SGE),
         Map.entry("ibv_send_wr", IBV_SEND_WR),
@@ -286,6 +302,7 @@ final class VerbsLayouts {
         Map.entry("rdma_cm_event", RDMA_CM_EVENT),
         Map.entry("rdma_conn_param", RDMA_CONN_PARAM),
         Map.entry("rdma_event_channel", RDMA_EVENT_CHANNEL),
+        Map.entry("sockaddr", SOCKADDR),
         Map.entry("sockaddr_in", SOCKADDR_IN),
         Map.entry("ibv_comp_channel", IBV_COMP_CHANNEL),
         Map.entry("pollfd", POLLFD),
@@ -376,7 +393,51 @@ final class VerbsLayouts {
     static final long EVENT_CHANNEL_FD = offset(RDMA_EVENT_CHANNEL, "fd");
     static final long RLIMIT_CUR = offset(RLIMIT, "rlim_cur");
     /** The length of a GID ({@link #CM_ID_SGID}, {@link #CM_ID_DGID}). */
-    static final long GID_LENGTH = RDMA_CM_ID.select(PathElement.groupElement("route.addr.addr.ibaddr.sgid")).byteSize();
+    static final long GID_LENGTH = GID.byteSize();
+
+    static final long ASYNC_EVENT_ELEMENT = offset(IBV_ASYNC_EVENT, "element.qp");
+    static final long ASYNC_EVENT_TYPE = offset(IBV_ASYNC_EVENT, "event_type");
+
+    static final long POLLFD_FD = offset(POLLFD, "fd");
+    static final long POLLFD_EVENTS = offset(POLLFD, "events");
+    static final long POLLFD_REVENTS = offset(POLLFD, "revents");
+
+    static final long SOCKADDR_FAMILY = offset(SOCKADDR, "sa_family");
+    static final long SOCKADDR_IN_FAMILY = offset(SOCKADDR_IN, "sin_family");
+    static final long SOCKADDR_IN_PORT = offset(SOCKADDR_IN, "sin_port");
+    static final long SOCKADDR_IN_ADDR = offset(SOCKADDR_IN, "sin_addr");
+    /** The length of an IPv4 address ({@link #SOCKADDR_IN_ADDR}). */
+    static final long SOCKADDR_IN_ADDR_LENGTH = SOCKADDR_IN.select(PathElement.groupElement("sin_addr")).byteSize();
+
+    static final long DEVICE_ATTR_FW_VER = offset(IBV_DEVICE_ATTR, "fw_ver");
+    /** The room of the firmware version, a NUL-terminated string ({@link #DEVICE_ATTR_FW_VER}). */
+    static final long DEVICE_ATTR_FW_VER_LENGTH = IBV_DEVICE_ATTR.select(PathElement.groupElement("fw_ver")).byteSize();
+    static final long DEVICE_ATTR_NODE_GUID = offset(IBV_DEVICE_ATTR, "node_guid");
+    static final long DEVICE_ATTR_MAX_MR_SIZE = offset(IBV_DEVICE_ATTR, "max_mr_size");
+    static final long DEVICE_ATTR_VENDOR_ID = offset(IBV_DEVICE_ATTR, "vendor_id");
+    static final long DEVICE_ATTR_VENDOR_PART_ID = offset(IBV_DEVICE_ATTR, "vendor_part_id");
+    static final long DEVICE_ATTR_MAX_QP = offset(IBV_DEVICE_ATTR, "max_qp");
+    static final long DEVICE_ATTR_MAX_QP_WR = offset(IBV_DEVICE_ATTR, "max_qp_wr");
+    static final long DEVICE_ATTR_MAX_SGE = offset(IBV_DEVICE_ATTR, "max_sge");
+    static final long DEVICE_ATTR_MAX_CQ = offset(IBV_DEVICE_ATTR, "max_cq");
+    static final long DEVICE_ATTR_MAX_CQE = offset(IBV_DEVICE_ATTR, "max_cqe");
+    static final long DEVICE_ATTR_MAX_QP_RD_ATOM = offset(IBV_DEVICE_ATTR, "max_qp_rd_atom");
+    static final long DEVICE_ATTR_MAX_QP_INIT_RD_ATOM = offset(IBV_DEVICE_ATTR, "max_qp_init_rd_atom");
+    static final long DEVICE_ATTR_ATOMIC_CAP = offset(IBV_DEVICE_ATTR, "atomic_cap");
+    static final long DEVICE_ATTR_PHYS_PORT_CNT = offset(IBV_DEVICE_ATTR, "phys_port_cnt");
+
+    static final long PORT_ATTR_STATE = offset(IBV_PORT_ATTR, "state");
+    static final long PORT_ATTR_MAX_MTU = offset(IBV_PORT_ATTR, "max_mtu");
+    static final long PORT_ATTR_ACTIVE_MTU = offset(IBV_PORT_ATTR, "active_mtu");
+    static final long PORT_ATTR_GID_TBL_LEN = offset(IBV_PORT_ATTR, "gid_tbl_len");
+    static final long PORT_ATTR_MAX_MSG_SZ = offset(IBV_PORT_ATTR, "max_msg_sz");
+    static final long PORT_ATTR_LID = offset(IBV_PORT_ATTR, "lid");
+    static final long PORT_ATTR_ACTIVE_WIDTH = offset(IBV_PORT_ATTR, "active_width");
+    static final long PORT_ATTR_ACTIVE_SPEED = offset(IBV_PORT_ATTR, "active_speed");
+    static final long PORT_ATTR_LINK_LAYER = offset(IBV_PORT_ATTR, "link_layer");
+
+    static final long ENDPOINT_GID = offset(ENDPOINT, "gid");
+    static final long ENDPOINT_QP_NUM = offset(ENDPOINT, "qp_num");
 
     private VerbsLayouts() {
     }

@@ -147,9 +147,11 @@ final class VerbsQueuePair implements QueuePair {
         this.peerEndpoint = endpoint(peerGid, peerNumber);
     }
 
-    /** @return an endpoint's bytes: the GID (16 bytes), then the queue-pair number (4 bytes, big-endian) */
+    /** @return an endpoint's bytes ({@link VerbsLayouts#ENDPOINT}): the GID, then the queue-pair number, big-endian */
     static byte[] endpoint(final byte[] gid, final int number) {
-        return java.nio.ByteBuffer.allocate(20).put(gid, 0, 16).putInt(number).array();
+        return java.nio.ByteBuffer.allocate((int) VerbsLayouts.ENDPOINT.byteSize())
+            .put((int) VerbsLayouts.ENDPOINT_GID, gid, 0, (int) VerbsLayouts.GID_LENGTH)
+            .putInt((int) VerbsLayouts.ENDPOINT_QP_NUM, number).array();
     }
 
     @Override
