@@ -313,10 +313,6 @@ final class VerbsLayouts {
     static final long SGE_LENGTH = offset(IBV_SGE, "length");
     static final long SGE_LKEY = offset(IBV_SGE, "lkey");
 
-    static final long SEND_WR_ID = offset(IBV_SEND_WR, "wr_id");
-    static final long SEND_WR_NEXT = offset(IBV_SEND_WR, "next");
-    static final long SEND_WR_SG_LIST = offset(IBV_SEND_WR, "sg_list");
-    static final long SEND_WR_NUM_SGE = offset(IBV_SEND_WR, "num_sge");
     static final long SEND_WR_OPCODE = offset(IBV_SEND_WR, "opcode");
     static final long SEND_WR_FLAGS = offset(IBV_SEND_WR, "send_flags");
     static final long SEND_WR_IMM = offset(IBV_SEND_WR, "imm_data");
@@ -327,11 +323,6 @@ final class VerbsLayouts {
     static final long SEND_WR_ATOMIC_RKEY = offset(IBV_SEND_WR, "wr.atomic.rkey");
     /** {@code IBV_ATOMIC_NONE}: the device runs no atomics ({@code ibv_device_attr.atomic_cap}). */
     static final int ATOMIC_NONE = 0;
-
-    static final long RECV_WR_ID = offset(IBV_RECV_WR, "wr_id");
-    static final long RECV_WR_NEXT = offset(IBV_RECV_WR, "next");
-    static final long RECV_WR_SG_LIST = offset(IBV_RECV_WR, "sg_list");
-    static final long RECV_WR_NUM_SGE = offset(IBV_RECV_WR, "num_sge");
 
     static final long WC_WR_ID = offset(IBV_WC, "wr_id");
     static final long WC_STATUS = offset(IBV_WC, "status");

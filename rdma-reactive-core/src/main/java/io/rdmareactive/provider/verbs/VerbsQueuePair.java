@@ -238,20 +238,9 @@ final class VerbsQueuePair implements QueuePair {
             return PostStatus.INVALID;
         }
         final long first = sendPosted;
-        final long room = sendCapacity - (first - (long) SEND_COMPLETED.getAcquire(this));
-        int count = batch.count();
-        int stopStatus = PostStatus.OK;
-        if (batch.overflowIndex() >= 0) {
-            count = batch.overflowIndex();
-            stopStatus = PostStatus.INVALID;
-        }
-        if (count > room) {
-            count = (int) Math.max(0, room);
-            stopStatus = PostStatus.QUEUE_FULL;
-        }
+        final int count = batch.postable(sendCapacity - (first - (long) SEND_COMPLETED.getAcquire(this)));
         if (count == 0) {
-            batch.failedIndex = stopStatus == PostStatus.OK ? -1 : 0;
-            return stopStatus;
+            return batch.posted(0);
         }
         for (int i = 0; i < count; i++) {
             final long sequence = first + i;
@@ -266,8 +255,7 @@ final class VerbsQueuePair implements QueuePair {
         final int status = VerbsDataPath.postSend(postSendFunction, qp, batch.first(), sendBad);
         if (status == 0) {
             sendPosted = first + count;
-            batch.failedIndex = stopStatus == PostStatus.OK ? -1 : count;
-            return stopStatus;
+            return batch.posted(count);
         }
         final int failed = clamp(batch.indexOf(sendBad.get(ADDRESS, 0).address()), count);
         sendPosted = first + failed;
@@ -286,20 +274,9 @@ final class VerbsQueuePair implements QueuePair {
         }
         final long first = receivePosted;
         final long completed = (long) RECEIVE_COMPLETED.getAcquire(this);
-        final long room = receiveCapacity - (first - completed);
-        int count = batch.count();
-        int stopStatus = PostStatus.OK;
-        if (batch.overflowIndex() >= 0) {
-            count = batch.overflowIndex();
-            stopStatus = PostStatus.INVALID;
-        }
-        if (count > room) {
-            count = (int) Math.max(0, room);
-            stopStatus = PostStatus.QUEUE_FULL;
-        }
+        final int count = batch.postable(receiveCapacity - (first - completed));
         if (count == 0) {
-            batch.failedIndex = stopStatus == PostStatus.OK ? -1 : 0;
-            return stopStatus;
+            return batch.posted(0);
         }
         final boolean flushHere = state != QueuePairState.READY_TO_SEND && state != QueuePairState.RESET
             && first == completed;
@@ -320,14 +297,12 @@ final class VerbsQueuePair implements QueuePair {
             // a receive posted to a queue pair in the error state completes flushed; Soft-RoCE before Linux 6.x
             // would keep it forever, so the provider flushes it itself when nothing posted earlier is outstanding
             receivePosted = first + count;
-            batch.failedIndex = stopStatus == PostStatus.OK ? -1 : count;
-            return stopStatus;
+            return batch.posted(count);
         }
         final int status = VerbsDataPath.postRecv(postReceiveFunction, qp, batch.first(), receiveBad);
         if (status == 0) {
             receivePosted = first + count;
-            batch.failedIndex = stopStatus == PostStatus.OK ? -1 : count;
-            return stopStatus;
+            return batch.posted(count);
         }
         final int failed = clamp(batch.indexOf(receiveBad.get(ADDRESS, 0).address()), count);
         receivePosted = first + failed;
