@@ -31,12 +31,18 @@ public final class ChallengeFlyweight {
 
     /** Byte order of every field. */
     public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    /** Offset of the magic (int). */
+    public static final int MAGIC_OFFSET = 0;
+    /** Offset of the version (unsigned short). */
+    public static final int VERSION_OFFSET = 4;
+    /** Offset of the cookie. */
+    public static final int COOKIE_OFFSET = 8;
+
     /** "RRCH" read as a little-endian int. */
     public static final int MAGIC = 0x48435252;
     /** The version this side writes and reads. */
     public static final int VERSION = 1;
-    /** Offset of the cookie. */
-    public static final int COOKIE_OFFSET = 8;
     /** The length of a challenge. */
     public static final int LENGTH = COOKIE_OFFSET + HandshakeFlyweight.COOKIE_LENGTH;
 
@@ -51,8 +57,8 @@ public final class ChallengeFlyweight {
         }
         final byte[] privateData = new byte[LENGTH];
         final UnsafeBuffer out = new UnsafeBuffer(privateData);
-        out.putInt(0, MAGIC, BYTE_ORDER);
-        out.putShort(4, (short) VERSION, BYTE_ORDER);
+        out.putInt(MAGIC_OFFSET, MAGIC, BYTE_ORDER);
+        out.putShort(VERSION_OFFSET, (short) VERSION, BYTE_ORDER);
         out.putBytes(COOKIE_OFFSET, cookie);
         return privateData;
     }
@@ -66,7 +72,8 @@ public final class ChallengeFlyweight {
             return null;
         }
         final UnsafeBuffer in = new UnsafeBuffer(privateData);
-        if (in.getInt(0, BYTE_ORDER) != MAGIC || (in.getShort(4, BYTE_ORDER) & 0xFFFF) != VERSION) {
+        if (in.getInt(MAGIC_OFFSET, BYTE_ORDER) != MAGIC
+            || (in.getShort(VERSION_OFFSET, BYTE_ORDER) & 0xFFFF) != VERSION) {
             return null;
         }
         return Arrays.copyOfRange(privateData, COOKIE_OFFSET, LENGTH);
