@@ -81,23 +81,22 @@ class VerbsLayoutTest {
                 c.put(line.substring(0, space), Long.parseLong(line.substring(space + 1).trim()));
             }
         }
-        final List<String> mismatches = new ArrayList<>();
-        java.forEach((key, value) -> {
-            if (!value.equals(c.get(key))) {
-                mismatches.add(key + ": Java " + value + ", C " + c.get(key));
-            }
-        });
-        assertThat(mismatches).as("layouts that differ from the installed headers (%d values checked)", java.size())
-            .isEmpty();
+        assertThat(differences(java, c)).as("layouts that differ from the installed headers (%d values checked)",
+            java.size()).isEmpty();
         assertThat(c).as("values the C program printed").hasSize(java.size());
+        assertThat(differences(NAMED_OFFSETS, c)).as("named offsets and lengths that differ from the installed headers")
+            .isEmpty();
+    }
 
-        final List<String> constants = new ArrayList<>();
-        NAMED_OFFSETS.forEach((key, value) -> {
+    /** @return each value of {@code java} that the C program printed otherwise, as {@code key: Java j, C c} */
+    private static List<String> differences(final Map<String, Long> java, final Map<String, Long> c) {
+        final List<String> differences = new ArrayList<>();
+        new TreeMap<>(java).forEach((key, value) -> {
             if (!value.equals(c.get(key))) {
-                constants.add(key + ": VerbsLayouts " + value + ", C " + c.get(key));
+                differences.add(key + ": Java " + value + ", C " + c.get(key));
             }
         });
-        assertThat(constants).as("named offsets and lengths that differ from the installed headers").isEmpty();
+        return differences;
     }
 
     /**
