@@ -1,6 +1,7 @@
 package io.rdmareactive.samples;
 
 import io.rdmareactive.RdmaClient;
+import io.rdmareactive.RdmaDefaults;
 import io.rdmareactive.RdmaRuntime;
 import io.rdmareactive.RdmaServer;
 import java.io.PrintStream;
@@ -47,11 +48,11 @@ public final class AllReduce {
     static final String USAGE = "use --processes=2..8 --min-bytes=N --max-bytes=N (K, M, G allowed) "
         + "--step-factor=N --iterations=N --warmup-iterations=N --jit-warmup-iterations=N --slice-bytes=N "
         + "--idle=STRATEGY [--provider=shm|verbs] [--addresses=A[,A...]] [--devices=D[,D...]] [--start-ranks=false] "
-        + "[--directory=PATH]";
+        + "[--directory=PATH] [--liveness-seconds=N]";
     static final String PASSED = "all-reduce: every element on every rank was right";
     private static final Set<String> OPTIONS = Set.of("role", "rank", "addresses", "devices", "provider",
         "start-ranks", "processes", "min-bytes", "max-bytes", "step-factor", "iterations", "warmup-iterations",
-        "jit-warmup-iterations", "slice-bytes", "idle", "directory");
+        "jit-warmup-iterations", "slice-bytes", "idle", "directory", "liveness-seconds");
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final String RANK_DONE = "rank done: ";
 
@@ -146,6 +147,12 @@ public final class AllReduce {
         try {
             RdmaServer serving = RdmaServer.create().provider(settings.provider()).idleStrategy(settings.idle());
             RdmaClient connecting = RdmaClient.create().provider(settings.provider()).idleStrategy(settings.idle());
+            if (settings.livenessSeconds() > 0) {
+                // a silent neighbour is tolerated this long (an emulated guest starved of CPU can stall for seconds)
+                final Duration timeout = Duration.ofSeconds(settings.livenessSeconds());
+                serving = serving.liveness(RdmaDefaults.KEEPALIVE, timeout);
+                connecting = connecting.liveness(RdmaDefaults.KEEPALIVE, timeout);
+            }
             if (runtime != null) {
                 serving = serving.runOn(runtime);
                 connecting = connecting.runOn(runtime);
@@ -181,11 +188,12 @@ public final class AllReduce {
      *
      * @param addresses one per rank: shared-memory names, or {@code IP:PORT} on verbs
      * @param devices   the devices the ranks use in turn (rank r the {@code r % length}th), or empty: the default one
+     * @param livenessSeconds how long a silent neighbour is tolerated, or 0 for the library's liveness timeout
      */
     record AllReduceSettings(String role, int rank, String provider, String[] addresses, String[] devices,
                              boolean startRanks, int processes, long minBytes, long maxBytes, int stepFactor,
                              int iterations, int warmups, int jitWarmups, int sliceBytes, String idle,
-                             Path directory) {
+                             Path directory, int livenessSeconds) {
 
         static AllReduceSettings parse(final SampleArguments arguments) {
             final String role = arguments.string("role", "lead");
@@ -220,7 +228,7 @@ public final class AllReduce {
                 arguments.integer("iterations", 20, 1, 1_000_000),
                 arguments.integer("warmup-iterations", 5, 0, 1_000_000),
                 arguments.integer("jit-warmup-iterations", 1000, 0, 1_000_000), sliceBytes, arguments.idle("backoff"),
-                directory == null ? null : Path.of(directory));
+                directory == null ? null : Path.of(directory), arguments.integer("liveness-seconds", 0, 0, 3600));
         }
 
         /**
@@ -294,6 +302,9 @@ public final class AllReduce {
             }
             if (directory != null) {
                 arguments.add("--directory=" + directory);
+            }
+            if (livenessSeconds > 0) {
+                arguments.add("--liveness-seconds=" + livenessSeconds);
             }
             return arguments;
         }
