@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.awaitility.Awaitility;
@@ -31,6 +31,7 @@ class AuthenticatedHandshakeTest {
     static final byte[] SECRET = "a shared secret of 32 bytes ....".getBytes(StandardCharsets.US_ASCII);
     static final byte[] OTHER = "another secret, also 32 bytes...".getBytes(StandardCharsets.US_ASCII);
 
+    @ShmDirectory
     private Path directory;
     private String address;
     private DisposableServer server;
@@ -42,7 +43,6 @@ class AuthenticatedHandshakeTest {
 
     @BeforeEach
     void start() {
-        directory = ShmTestSupport.newDirectory();
         address = transport.uniqueAddress("auth");
         server = transport.server(directory, address).secret(SECRET)
             .handleStreams((kind, in, out) -> switch (kind) {
@@ -60,7 +60,6 @@ class AuthenticatedHandshakeTest {
     @AfterEach
     void stop() {
         server.dispose();
-        ShmTestSupport.deleteDirectory(directory);
     }
 
     private Connection connect(final byte[] secret) {

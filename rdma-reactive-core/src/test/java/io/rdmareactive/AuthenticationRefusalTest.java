@@ -13,11 +13,11 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.QueuePairOptions;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.stream.Stream;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,18 +31,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class AuthenticationRefusalTest {
 
+    @ShmDirectory
     private Path directory;
     private String address;
 
     @BeforeEach
-    void directory() {
-        directory = ShmTestSupport.newDirectory();
+    void newAddress() {
         address = ShmTestSupport.uniqueAddress("refuse");
-    }
-
-    @AfterEach
-    void delete() {
-        ShmTestSupport.deleteDirectory(directory);
     }
 
     private DisposableServer echo(final RdmaServer builder) {

@@ -8,10 +8,9 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
@@ -21,17 +20,8 @@ import reactor.core.publisher.Flux;
  */
 class BlockingCallsTest {
 
+    @ShmDirectory
     private Path directory;
-
-    @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
-    }
-
-    @AfterEach
-    void deleteDirectory() {
-        ShmTestSupport.deleteDirectory(directory);
-    }
 
     @Test
     void bindNowAndConnectNowReturnAWorkingServerAndConnection() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.internal.protocol.CallHeaderFlyweight;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,16 +39,12 @@ class CallStreamTest {
     /** The transport this class runs on: shared memory, or verbs in a subclass that is {@link OnVerbs}. */
     private final TestTransport transport;
 
+    @ShmDirectory
     private Path directory;
     private final List<reactor.core.Disposable> opened = new ArrayList<>();
 
     CallStreamTest(final TestTransport transport) {
         this.transport = transport;
-    }
-
-    @BeforeEach
-    void start() {
-        directory = ShmTestSupport.newDirectory();
     }
 
     @AfterEach
@@ -59,7 +55,6 @@ class CallStreamTest {
                 connection.onDispose().onErrorComplete().block(ShmTestSupport.BOUND);
             }
         }
-        ShmTestSupport.deleteDirectory(directory);
     }
 
     private DisposableServer serve(final String address, final StreamHandler handler) {

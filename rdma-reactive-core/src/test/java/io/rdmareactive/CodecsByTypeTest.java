@@ -9,12 +9,12 @@ import io.rdmareactive.codec.CodecRanges;
 import io.rdmareactive.codec.CodecRegistry;
 import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.codec.NoSuchCodecException;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -73,18 +73,13 @@ class CodecsByTypeTest {
 
     private static final CodecRegistry REGISTRY = CodecRegistry.defaults().with(Order.class, ORDERS);
 
+    @ShmDirectory
     private Path directory;
     private String address;
 
     @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
+    void newAddress() {
         address = ShmTestSupport.uniqueAddress("types");
-    }
-
-    @AfterEach
-    void deleteDirectory() {
-        ShmTestSupport.deleteDirectory(directory);
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -10,8 +11,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -22,17 +21,8 @@ import reactor.core.publisher.Mono;
  */
 class ConnectionHooksTest {
 
+    @ShmDirectory
     private Path directory;
-
-    @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
-    }
-
-    @AfterEach
-    void deleteDirectory() {
-        ShmTestSupport.deleteDirectory(directory);
-    }
 
     @Test
     void eachSideSeesEachConnectionBeginAndEndOnceWhenTheClientDisposesOfIt() throws Exception {

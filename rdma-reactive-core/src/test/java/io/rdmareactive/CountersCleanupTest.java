@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.testsupport.ChildJvm;
 import io.rdmareactive.testsupport.ChildJvmLauncher;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,26 +29,17 @@ import org.junit.jupiter.api.Test;
  */
 class CountersCleanupTest {
 
+    @ShmDirectory
     private Path directory;
+    @ShmDirectory
     private Path outside;
     private final List<ChildJvm> children = new ArrayList<>();
     private final List<RdmaRuntime> runtimes = new ArrayList<>();
 
-    @BeforeEach
-    void createDirectories() throws IOException {
-        directory = Files.createTempDirectory(Path.of("/tmp"), "rr-cleanup");
-        outside = Files.createTempDirectory(Path.of("/tmp"), "rr-outside");
-    }
-
     @AfterEach
     void stop() {
-        try {
-            runtimes.forEach(RdmaRuntime::dispose);
-            children.forEach(ChildJvm::close);
-        } finally {
-            ShmTestSupport.deleteDirectory(directory);
-            ShmTestSupport.deleteDirectory(outside);
-        }
+        runtimes.forEach(RdmaRuntime::dispose);
+        children.forEach(ChildJvm::close);
     }
 
     @Test

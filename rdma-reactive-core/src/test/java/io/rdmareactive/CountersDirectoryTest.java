@@ -3,13 +3,12 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,17 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 class CountersDirectoryTest {
 
+    @ShmDirectory
     private Path parent;
-
-    @BeforeEach
-    void createParent() throws IOException {
-        parent = Files.createTempDirectory(Path.of("/tmp"), "rr-counters");
-    }
-
-    @AfterEach
-    void deleteParent() {
-        ShmTestSupport.deleteDirectory(parent);
-    }
 
     @Test
     void aNewDirectoryIsTheUsersAlone() throws IOException {

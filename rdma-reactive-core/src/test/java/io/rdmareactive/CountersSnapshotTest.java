@@ -3,8 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -14,27 +13,22 @@ import reactor.core.publisher.Flux;
 class CountersSnapshotTest {
 
     @Test
-    void aServerAndAClientCountWhatTheyExchangedAndAClosedOneReportsClosed() throws IOException {
-        final Path directory = Files.createTempDirectory(Path.of("/tmp"), "rrc");
-        try {
-            final DisposableServer server = RdmaServer.create().provider("shm").directory(directory).address("count")
-                .handle((in, out) -> in.receive(Codecs.UTF8_STRING).then())
-                .bind().block(Duration.ofSeconds(10));
-            final Connection connection = RdmaClient.create().provider("shm").directory(directory).address("count")
-                .connect().block(Duration.ofSeconds(10));
-            connection.outbound().send(Flux.range(0, 100).map(i -> "m" + i), Codecs.UTF8_STRING)
-                .block(Duration.ofSeconds(30));
-            connection.dispose();
-            connection.onDispose().onErrorComplete().block(Duration.ofSeconds(30));
+    void aServerAndAClientCountWhatTheyExchangedAndAClosedOneReportsClosed(@ShmDirectory final Path directory) {
+        final DisposableServer server = RdmaServer.create().provider("shm").directory(directory).address("count")
+            .handle((in, out) -> in.receive(Codecs.UTF8_STRING).then())
+            .bind().block(Duration.ofSeconds(10));
+        final Connection connection = RdmaClient.create().provider("shm").directory(directory).address("count")
+            .connect().block(Duration.ofSeconds(10));
+        connection.outbound().send(Flux.range(0, 100).map(i -> "m" + i), Codecs.UTF8_STRING)
+            .block(Duration.ofSeconds(30));
+        connection.dispose();
+        connection.onDispose().onErrorComplete().block(Duration.ofSeconds(30));
 
-            assertThat(server.counters().messagesReceived()).as("messages the server received").isEqualTo(100);
-            assertThat(server.counters().bytesReceived()).isGreaterThan(100);
-            server.dispose();
-            server.onDispose().block(Duration.ofSeconds(30));
-            assertThat(server.counters()).isEqualTo(RdmaCounters.CLOSED);
-            assertThat(connection.counters()).isEqualTo(RdmaCounters.CLOSED);
-        } finally {
-            ShmTestSupport.deleteDirectory(directory);
-        }
+        assertThat(server.counters().messagesReceived()).as("messages the server received").isEqualTo(100);
+        assertThat(server.counters().bytesReceived()).isGreaterThan(100);
+        server.dispose();
+        server.onDispose().block(Duration.ofSeconds(30));
+        assertThat(server.counters()).isEqualTo(RdmaCounters.CLOSED);
+        assertThat(connection.counters()).isEqualTo(RdmaCounters.CLOSED);
     }
 }

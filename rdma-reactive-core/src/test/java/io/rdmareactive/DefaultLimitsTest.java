@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmareactive.codec.CodecRegistry;
 import io.rdmareactive.internal.driver.IdleStrategies;
 import io.rdmareactive.internal.protocol.ProtocolOptions;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -44,17 +45,15 @@ class DefaultLimitsTest {
     }
 
     @Test
-    void aRuntimeRegistersAtMostHalfThePhysicalMemoryByDefault() {
+    void aRuntimeRegistersAtMostHalfThePhysicalMemoryByDefault(@ShmDirectory final Path directory) {
         final long physical = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
             .getOperatingSystemMXBean()).getTotalMemorySize();
         assertThat(RdmaRuntime.DEFAULT_MAX_REGISTERED_BYTES).isEqualTo(physical / 2);
-        final Path directory = ShmTestSupport.newDirectory();
         final RdmaRuntime runtime = RdmaRuntime.builder().provider("shm").directory(directory).build();
         try {
             assertThat(runtime.device.limits().maxRegisteredBytes()).isEqualTo(physical / 2);
         } finally {
             runtime.dispose();
-            ShmTestSupport.deleteDirectory(directory);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -20,12 +21,12 @@ import reactor.core.publisher.Flux;
  */
 class DisposalReasonTest {
 
+    @ShmDirectory
     private Path directory;
     private DisposableServer server;
 
     @BeforeEach
     void start() {
-        directory = ShmTestSupport.newDirectory();
         server = ShmTestSupport.server(directory, ShmTestSupport.uniqueAddress("reason"))
             .handle((in, out) -> out.send(in.receive(Codecs.UTF8_STRING), Codecs.UTF8_STRING))
             .bind().block(ShmTestSupport.BOUND);
@@ -35,7 +36,6 @@ class DisposalReasonTest {
     void stop() {
         server.dispose();
         server.onDispose().block(ShmTestSupport.BOUND);
-        ShmTestSupport.deleteDirectory(directory);
     }
 
     @Test

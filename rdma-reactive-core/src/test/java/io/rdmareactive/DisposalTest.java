@@ -3,6 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -30,14 +30,14 @@ import reactor.core.publisher.Mono;
  */
 class DisposalTest {
 
+    @ShmDirectory
     private Path directory;
 
     /** Loop threads of other tests' runtimes (each test's directory gets a runtime of its own). */
     private List<String> loopsBefore;
 
     @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
+    void noteTheLoopsAlreadyRunning() {
         loopsBefore = ShmTestSupport.runtimeThreads("rdma-loop-");
     }
 
@@ -45,11 +45,6 @@ class DisposalTest {
     private List<String> newLoops() {
         return ShmTestSupport.runtimeThreads("rdma-loop-").stream().filter(name -> !loopsBefore.contains(name))
             .toList();
-    }
-
-    @AfterEach
-    void deleteDirectory() {
-        ShmTestSupport.deleteDirectory(directory);
     }
 
     private static Flux<String> countingForever(final AtomicLong requested, final AtomicBoolean cancelled) {

@@ -5,13 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.testsupport.AllocationMeter;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -29,17 +28,8 @@ class FluxHotPathAllocationTest {
     private static final long WARM_UP = 100_000;
     private static final long MEASURED = 200_000;
 
+    @ShmDirectory
     private Path directory;
-
-    @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
-    }
-
-    @AfterEach
-    void deleteDirectory() {
-        ShmTestSupport.deleteDirectory(directory);
-    }
 
     @Test
     void aStreamFromSendToReceiveViewsAllocatesNothingPerMessageOnTheLibrarysThreads() {

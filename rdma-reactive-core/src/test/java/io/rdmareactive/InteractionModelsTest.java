@@ -3,8 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,14 +18,14 @@ import reactor.test.StepVerifier;
 /** Fire-and-forget, request/response, request/stream and channel, each on streams used once per request. */
 class InteractionModelsTest {
 
+    @ShmDirectory
     private Path directory;
     private DisposableServer server;
     private Connection connection;
     private final ConcurrentLinkedQueue<String> fired = new ConcurrentLinkedQueue<>();
 
     @BeforeEach
-    void start() throws IOException {
-        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
+    void start() {
         server = RdmaServer.create().provider("shm").directory(directory).address("models")
             .handleStreams((kind, in, out) -> switch (kind) {
                 case FIRE_AND_FORGET -> in.receive(Codecs.UTF8_STRING).doOnNext(fired::add).then();
@@ -218,11 +217,10 @@ class InteractionModelsTest {
     }
 
     @AfterEach
-    void stop() throws IOException {
+    void stop() {
         connection.dispose();
         connection.onDispose().onErrorComplete().block(Duration.ofSeconds(10));
         server.dispose();
-        ShmTestSupport.deleteDirectory(directory);
     }
 
     @Test

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -18,17 +17,8 @@ import reactor.core.publisher.Mono;
  */
 class LoggingTest {
 
+    @ShmDirectory
     private Path directory;
-
-    @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
-    }
-
-    @AfterEach
-    void deleteDirectory() {
-        ShmTestSupport.deleteDirectory(directory);
-    }
 
     @Test
     void aConnectionRefusedForALimitIsAWarningOfTheServerNamingTheClientAndTheReason() {

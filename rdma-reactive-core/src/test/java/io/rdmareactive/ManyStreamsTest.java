@@ -3,6 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -19,6 +20,7 @@ class ManyStreamsTest {
 
     private static final int STREAMS = 514;
 
+    @ShmDirectory
     private Path directory;
     private DisposableServer server;
     private Connection connection;
@@ -27,7 +29,6 @@ class ManyStreamsTest {
 
     @BeforeEach
     void start() {
-        directory = ShmTestSupport.newDirectory();
         final String address = ShmTestSupport.uniqueAddress("many");
         // no answer leaves before 256 requests are open at once: fewer streams, or a connection that held calls back,
         // would never get there
@@ -48,7 +49,6 @@ class ManyStreamsTest {
         connection.dispose();
         connection.onDispose().onErrorComplete().block(ShmTestSupport.BOUND);
         server.dispose();
-        ShmTestSupport.deleteDirectory(directory);
     }
 
     @Test

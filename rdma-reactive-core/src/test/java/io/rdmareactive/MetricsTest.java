@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
@@ -25,11 +26,11 @@ import reactor.core.Disposable;
 class MetricsTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    @ShmDirectory
     private Path directory;
 
     @BeforeEach
     void setUp() {
-        directory = ShmTestSupport.newDirectory();
         Metrics.addRegistry(registry);
     }
 
@@ -37,7 +38,6 @@ class MetricsTest {
     void tearDown() {
         Metrics.removeRegistry(registry);
         registry.close();
-        ShmTestSupport.deleteDirectory(directory);
     }
 
     @Test

@@ -3,31 +3,21 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
 
 class ReactiveApiTest {
 
+    @ShmDirectory
     private Path directory;
-
-    @BeforeEach
-    void createDirectory() throws IOException {
-        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
-    }
-
-    @AfterEach
-    void deleteDirectory() throws IOException {
-        ShmTestSupport.deleteDirectory(directory);
-    }
 
     @Test
     void anEchoServerReturnsEveryMessageInOrder() {

@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.testsupport.ChildJvm;
 import io.rdmareactive.testsupport.ChildJvmLauncher;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -25,20 +24,15 @@ class ReassemblyLimitTest {
 
     private static final int MESSAGE = 8 << 20;
 
+    @ShmDirectory
     private Path directory;
     private ChildJvm server;
-
-    @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
-    }
 
     @AfterEach
     void cleanUp() {
         if (server != null) {
             server.kill();
         }
-        ShmTestSupport.deleteDirectory(directory);
     }
 
     @Test

@@ -10,11 +10,10 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -26,17 +25,8 @@ import reactor.core.publisher.Mono;
  */
 class RefusedConnectionTest {
 
+    @ShmDirectory
     private Path directory;
-
-    @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
-    }
-
-    @AfterEach
-    void deleteDirectory() {
-        ShmTestSupport.deleteDirectory(directory);
-    }
 
     @Test
     void aServerThatCannotAllocateTheConnectionRefusesItWithTheReason() throws Exception {

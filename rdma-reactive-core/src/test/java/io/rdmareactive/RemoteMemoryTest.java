@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +33,7 @@ class RemoteMemoryTest {
 
     private static final int REGION = 64 * 1024;
 
+    @ShmDirectory
     private Path directory;
     private final List<reactor.core.Disposable> opened = new ArrayList<>();
     RemoteMemoryTest(final TestTransport transport) {
@@ -46,7 +48,6 @@ class RemoteMemoryTest {
 
     @BeforeEach
     void start() {
-        directory = ShmTestSupport.newDirectory();
         address = transport.uniqueAddress("remote-memory");
         final DisposableServer server = transport.server(directory, address).handleStreams((kind, in, out) ->
             out.send(in.receive(Codecs.UTF8_STRING).next().map(rights -> {
@@ -72,7 +73,6 @@ class RemoteMemoryTest {
                 connection.onDispose().onErrorComplete().block(ShmTestSupport.BOUND);
             }
         }
-        ShmTestSupport.deleteDirectory(directory);
     }
 
     private static RegionAccess[] parse(final String rights) {

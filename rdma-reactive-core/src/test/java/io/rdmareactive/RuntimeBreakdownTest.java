@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
@@ -19,17 +18,8 @@ import reactor.core.publisher.Flux;
  */
 class RuntimeBreakdownTest {
 
+    @ShmDirectory
     private Path directory;
-
-    @BeforeEach
-    void setUp() {
-        directory = ShmTestSupport.newDirectory();
-    }
-
-    @AfterEach
-    void tearDown() {
-        ShmTestSupport.deleteDirectory(directory);
-    }
 
     @Test
     void aFaultInALoopTaskEndsEveryConnectionOfTheLoopWithItsCauseAndTheRuntimeSaysItIsBroken() {

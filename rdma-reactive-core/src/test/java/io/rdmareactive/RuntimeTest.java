@@ -33,7 +33,6 @@ import reactor.util.function.Tuples;
  */
 class RuntimeTest extends RuntimeTestFixture {
 
-
     private static List<String> names(final List<Thread> threads) {
         return threads.stream().map(Thread::getName).sorted().toList();
     }
@@ -200,7 +199,6 @@ class RuntimeTest extends RuntimeTestFixture {
     void aRuntimeOnANamedDeviceServesAndABlankNameIsRefused() {
         assertThatThrownBy(() -> RdmaRuntime.builder().device(" ")).isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("device");
-        final java.nio.file.Path directory = ShmTestSupport.newDirectory();
         final RdmaRuntime runtime = RdmaRuntime.builder().provider("shm").device("shm-node-a").directory(directory)
             .idleStrategy("backoff").build();
         try {
@@ -219,7 +217,6 @@ class RuntimeTest extends RuntimeTestFixture {
             server.dispose();
         } finally {
             runtime.dispose();
-            ShmTestSupport.deleteDirectory(directory);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.rdmareactive;
 
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,28 +15,24 @@ import reactor.core.Disposable;
  */
 abstract class RuntimeTestFixture {
 
+    @ShmDirectory
     protected Path directory;
     private List<String> loopsBefore;
     private final List<Disposable> toDispose = new ArrayList<>();
 
     @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
+    void noteTheLoopsAlreadyRunning() {
         loopsBefore = ShmTestSupport.runtimeThreads("rdma-loop-");
     }
 
     @AfterEach
-    void cleanUp() {
-        try {
-            for (int i = toDispose.size() - 1; i >= 0; i--) {
-                try {
-                    toDispose.get(i).dispose();
-                } catch (final RuntimeException ignored) {
-                    // the test's own failure is what matters
-                }
+    void disposeWhatTheTestMade() {
+        for (int i = toDispose.size() - 1; i >= 0; i--) {
+            try {
+                toDispose.get(i).dispose();
+            } catch (final RuntimeException ignored) {
+                // the test's own failure is what matters
             }
-        } finally {
-            ShmTestSupport.deleteDirectory(directory);
         }
     }
 

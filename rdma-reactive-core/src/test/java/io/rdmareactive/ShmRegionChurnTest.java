@@ -7,13 +7,12 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.MemoryRegion;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,17 +23,8 @@ import org.junit.jupiter.api.Test;
  */
 class ShmRegionChurnTest {
 
+    @ShmDirectory
     private Path directory;
-
-    @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
-    }
-
-    @AfterEach
-    void deleteDirectory() {
-        ShmTestSupport.deleteDirectory(directory);
-    }
 
     @Test
     void regionsAllocatedAndFreedOnSeveralThreadsAtOnceNeverCollide() throws Exception {

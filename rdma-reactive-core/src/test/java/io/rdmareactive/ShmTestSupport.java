@@ -5,16 +5,16 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * What the API tests share: a private shared-memory directory per test, servers and clients of the {@code shm}
- * provider in it, and views of what a test may leave behind (files, threads). A test class that also runs on verbs
- * makes its servers and clients with the {@link TestTransport} it is given instead.
+ * What the API tests share: servers and clients of the {@code shm} provider in a test's private shared-memory
+ * directory (an {@link io.rdmareactive.testsupport.ShmDirectory}), and views of what a test may leave behind (files,
+ * threads). A test class that also runs on verbs makes its servers and clients with the {@link TestTransport} it is
+ * given instead.
  */
 final class ShmTestSupport {
 
@@ -29,33 +29,6 @@ final class ShmTestSupport {
         "rdma-close-");
 
     private ShmTestSupport() {
-    }
-
-    static Path newDirectory() {
-        try {
-            return Files.createTempDirectory(Path.of("/tmp"), "rr");
-        } catch (final IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-    }
-
-    static void deleteDirectory(final Path directory) {
-        if (directory == null || !Files.exists(directory)) {
-            return;
-        }
-        // the library may still be removing files of its own (a loop closing a connection): walk again if one vanishes
-        for (int attempt = 1; ; attempt++) {
-            try (Stream<Path> files = Files.walk(directory)) {
-                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-                return;
-            } catch (final IOException ex) {
-                throw new UncheckedIOException(ex);
-            } catch (final UncheckedIOException ex) {
-                if (attempt == 5 || !(ex.getCause() instanceof java.nio.file.NoSuchFileException)) {
-                    throw ex;
-                }
-            }
-        }
     }
 
     /** @return a fresh shared-memory address ({@link TestTransport#uniqueAddress}) */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.testsupport.ChildJvm;
 import io.rdmareactive.testsupport.ChildJvmLauncher;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Mono;
@@ -35,6 +35,7 @@ class TwoProcessTest {
     static final int RING_CAPACITY = 64 * 1024;
     private static final Duration CHILD_BOUND = Duration.ofMinutes(3);
 
+    @ShmDirectory
     private Path directory;
     private ChildJvm child;
 
@@ -42,17 +43,11 @@ class TwoProcessTest {
         this.transport = transport;
     }
 
-    @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
-    }
-
     @AfterEach
     void cleanUp() {
         if (child != null) {
             child.kill();
         }
-        ShmTestSupport.deleteDirectory(directory);
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -23,6 +24,7 @@ class VerbsSleepingLoopTest {
     /** Verbs ({@link OnVerbs}). */
     private final TestTransport transport;
 
+    @ShmDirectory
     private Path directory;
     private DisposableServer server;
     private Connection connection;
@@ -33,7 +35,6 @@ class VerbsSleepingLoopTest {
 
     @BeforeEach
     void start() {
-        directory = ShmTestSupport.newDirectory();
         final String address = transport.uniqueAddress("sleeping");
         // a runtime each, as two processes would have: what one loop posts lands in the other's completion queue
         // while that loop sleeps (on one loop, Soft-RoCE completes a post before the loop could go to sleep)
@@ -66,7 +67,6 @@ class VerbsSleepingLoopTest {
             server.dispose();
         }
         runtimes.forEach(RdmaRuntime::dispose); // each stops once its last user is gone
-        ShmTestSupport.deleteDirectory(directory);
     }
 
     @Test

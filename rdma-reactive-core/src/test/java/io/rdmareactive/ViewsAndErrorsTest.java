@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.codec.Codec;
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +14,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -37,17 +36,8 @@ class ViewsAndErrorsTest {
     private static final List<Integer> SIZES = List.of(0, 1, 7, 8, 100, 4096, LARGEST_WHOLE - 1, LARGEST_WHOLE,
         LARGEST_WHOLE + 1, 2 * LARGEST_WHOLE, 50_000, 100_000, 3, MAX_MESSAGE, 5);
 
+    @ShmDirectory
     private Path directory;
-
-    @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
-    }
-
-    @AfterEach
-    void deleteDirectory() {
-        ShmTestSupport.deleteDirectory(directory);
-    }
 
     /** Message {@code index}: {@code size} bytes that differ from one message and one position to the next. */
     private static byte[] message(final int index, final int size) {

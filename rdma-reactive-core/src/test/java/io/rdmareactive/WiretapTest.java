@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ShmDirectory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,17 +21,8 @@ class WiretapTest {
     private static final String SERVER_CATEGORY = "io.rdmareactive.test.wire.server";
     private static final String CLIENT_CATEGORY = RdmaClient.class.getName();
 
+    @ShmDirectory
     private Path directory;
-
-    @BeforeEach
-    void createDirectory() {
-        directory = ShmTestSupport.newDirectory();
-    }
-
-    @AfterEach
-    void deleteDirectory() {
-        ShmTestSupport.deleteDirectory(directory);
-    }
 
     @Test
     void aRequestResponseLogsItsFramesInBothDirectionsOnBothSides() {
