@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +31,7 @@ class AuthenticatedHandshakeTest {
     static final byte[] SECRET = "a shared secret of 32 bytes ....".getBytes(StandardCharsets.US_ASCII);
     static final byte[] OTHER = "another secret, also 32 bytes...".getBytes(StandardCharsets.US_ASCII);
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
     private String address;
     private DisposableServer server;

@@ -13,7 +13,7 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.QueuePairOptions;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.stream.Stream;
@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class AuthenticationRefusalTest {
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
     private String address;
 

@@ -8,7 +8,7 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -20,7 +20,7 @@ import reactor.core.publisher.Flux;
  */
 class BlockingCallsTest {
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
 
     @Test

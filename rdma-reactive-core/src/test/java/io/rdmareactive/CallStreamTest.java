@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.internal.protocol.CallHeaderFlyweight;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +39,7 @@ class CallStreamTest {
     /** The transport this class runs on: shared memory, or verbs in a subclass that is {@link OnVerbs}. */
     private final TestTransport transport;
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
     private final List<reactor.core.Disposable> opened = new ArrayList<>();
 

@@ -9,7 +9,7 @@ import io.rdmareactive.codec.CodecRanges;
 import io.rdmareactive.codec.CodecRegistry;
 import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.codec.NoSuchCodecException;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
@@ -73,7 +73,7 @@ class CodecsByTypeTest {
 
     private static final CodecRegistry REGISTRY = CodecRegistry.defaults().with(Order.class, ORDERS);
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
     private String address;
 

@@ -3,7 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +21,7 @@ import reactor.core.publisher.Mono;
  */
 class ConnectionHooksTest {
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
 
     @Test

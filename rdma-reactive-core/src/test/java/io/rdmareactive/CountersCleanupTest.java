@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.testsupport.ChildJvm;
 import io.rdmareactive.testsupport.ChildJvmLauncher;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -29,9 +29,9 @@ import org.junit.jupiter.api.Test;
  */
 class CountersCleanupTest {
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
-    @ShmDirectory
+    @ShmTestDirectory
     private Path outside;
     private final List<ChildJvm> children = new ArrayList<>();
     private final List<RdmaRuntime> runtimes = new ArrayList<>();

@@ -3,7 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class CountersDirectoryTest {
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path parent;
 
     @Test

@@ -3,7 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -13,7 +13,7 @@ import reactor.core.publisher.Flux;
 class CountersSnapshotTest {
 
     @Test
-    void aServerAndAClientCountWhatTheyExchangedAndAClosedOneReportsClosed(@ShmDirectory final Path directory) {
+    void aServerAndAClientCountWhatTheyExchangedAndAClosedOneReportsClosed(@ShmTestDirectory final Path directory) {
         final DisposableServer server = RdmaServer.create().provider("shm").directory(directory).address("count")
             .handle((in, out) -> in.receive(Codecs.UTF8_STRING).then())
             .bind().block(Duration.ofSeconds(10));

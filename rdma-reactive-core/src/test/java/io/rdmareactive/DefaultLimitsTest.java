@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmareactive.codec.CodecRegistry;
 import io.rdmareactive.internal.driver.IdleStrategies;
 import io.rdmareactive.internal.protocol.ProtocolOptions;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -45,7 +45,7 @@ class DefaultLimitsTest {
     }
 
     @Test
-    void aRuntimeRegistersAtMostHalfThePhysicalMemoryByDefault(@ShmDirectory final Path directory) {
+    void aRuntimeRegistersAtMostHalfThePhysicalMemoryByDefault(@ShmTestDirectory final Path directory) {
         final long physical = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
             .getOperatingSystemMXBean()).getTotalMemorySize();
         assertThat(RdmaRuntime.DEFAULT_MAX_REGISTERED_BYTES).isEqualTo(physical / 2);

@@ -3,7 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -21,7 +21,7 @@ import reactor.core.publisher.Flux;
  */
 class DisposalReasonTest {
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
     private DisposableServer server;
 

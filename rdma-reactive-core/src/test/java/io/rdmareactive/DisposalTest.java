@@ -3,7 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +30,7 @@ import reactor.core.publisher.Mono;
  */
 class DisposalTest {
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
 
     /** Loop threads of other tests' runtimes (each test's directory gets a runtime of its own). */

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.testsupport.AllocationMeter;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,7 +28,7 @@ class FluxHotPathAllocationTest {
     private static final long WARM_UP = 100_000;
     private static final long MEASURED = 200_000;
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
 
     @Test

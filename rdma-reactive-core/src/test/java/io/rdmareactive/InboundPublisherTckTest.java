@@ -1,7 +1,7 @@
 package io.rdmareactive;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectories;
+import io.rdmareactive.testsupport.ShmTestDirectories;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +39,7 @@ public class InboundPublisherTckTest extends PublisherVerification<String> {
 
     @BeforeClass
     public void startServer() {
-        directory = ShmDirectories.create();
+        directory = ShmTestDirectories.create();
         address = ShmTestSupport.uniqueAddress("tck");
         server = ShmTestSupport.server(directory, address)
             .handle((in, out) -> in.receive(Codecs.UTF8_STRING).next().flatMap(command -> FAIL.equals(command)
@@ -68,7 +68,7 @@ public class InboundPublisherTckTest extends PublisherVerification<String> {
         if (server != null) {
             server.dispose();
         }
-        ShmDirectories.delete(directory);
+        ShmTestDirectories.delete(directory);
     }
 
     /** Exactly {@code count} messages, "0", "1", ..., made only as they are requested. */

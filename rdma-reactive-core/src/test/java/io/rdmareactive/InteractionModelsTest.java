@@ -3,7 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -18,7 +18,7 @@ import reactor.test.StepVerifier;
 /** Fire-and-forget, request/response, request/stream and channel, each on streams used once per request. */
 class InteractionModelsTest {
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
     private DisposableServer server;
     private Connection connection;

@@ -3,7 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -20,7 +20,7 @@ class ManyStreamsTest {
 
     private static final int STREAMS = 514;
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
     private DisposableServer server;
     private Connection connection;

@@ -9,7 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
@@ -26,7 +26,7 @@ import reactor.core.Disposable;
 class MetricsTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
 
     @BeforeEach

@@ -1,7 +1,7 @@
 package io.rdmareactive;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectories;
+import io.rdmareactive.testsupport.ShmTestDirectories;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,7 +133,7 @@ public class OutboundSubscriberTckTest extends SubscriberBlackboxVerification<St
         }
 
         void start(final String prefix) {
-            directory = ShmDirectories.create();
+            directory = ShmTestDirectories.create();
             address = ShmTestSupport.uniqueAddress(prefix);
             server = ShmTestSupport.server(directory, address)
                 .handle((in, out) -> Mono.<Void>create(sink -> {
@@ -202,7 +202,7 @@ public class OutboundSubscriberTckTest extends SubscriberBlackboxVerification<St
                 server.dispose();
                 server.onDispose().block(ShmTestSupport.BOUND);
             }
-            ShmDirectories.delete(directory);
+            ShmTestDirectories.delete(directory);
         }
     }
 }

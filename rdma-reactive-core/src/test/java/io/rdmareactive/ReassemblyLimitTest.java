@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.testsupport.ChildJvm;
 import io.rdmareactive.testsupport.ChildJvmLauncher;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +24,7 @@ class ReassemblyLimitTest {
 
     private static final int MESSAGE = 8 << 20;
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
     private ChildJvm server;
 

@@ -3,7 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +23,7 @@ import reactor.util.retry.Retry;
  */
 class ReconnectTest {
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
 
     private DisposableServer start(final String address) {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -25,7 +25,7 @@ import reactor.util.retry.Retry;
  */
 class ReconnectingConnectionTest {
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
 
     /** An echo server that notes each request it receives. */

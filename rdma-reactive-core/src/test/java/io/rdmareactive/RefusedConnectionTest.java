@@ -10,7 +10,7 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -25,7 +25,7 @@ import reactor.core.publisher.Mono;
  */
 class RefusedConnectionTest {
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
 
     @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +33,7 @@ class RemoteMemoryTest {
 
     private static final int REGION = 64 * 1024;
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
     private final List<reactor.core.Disposable> opened = new ArrayList<>();
     RemoteMemoryTest(final TestTransport transport) {

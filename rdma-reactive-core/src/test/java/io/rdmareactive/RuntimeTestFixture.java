@@ -1,6 +1,6 @@
 package io.rdmareactive;
 
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +15,7 @@ import reactor.core.Disposable;
  */
 abstract class RuntimeTestFixture {
 
-    @ShmDirectory
+    @ShmTestDirectory
     protected Path directory;
     private List<String> loopsBefore;
     private final List<Disposable> toDispose = new ArrayList<>();

@@ -7,7 +7,7 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.MemoryRegion;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class ShmRegionChurnTest {
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
 
     @Test

@@ -12,9 +12,9 @@ import java.util.stream.Stream;
 
 /**
  * What the API tests share: servers and clients of the {@code shm} provider in a test's private shared-memory
- * directory (an {@link io.rdmareactive.testsupport.ShmDirectory}), and views of what a test may leave behind (files,
- * threads). A test class that also runs on verbs makes its servers and clients with the {@link TestTransport} it is
- * given instead.
+ * directory (an {@link io.rdmareactive.testsupport.ShmTestDirectory}), and views of what a test may leave behind
+ * (files, threads). A test class that also runs on verbs makes its servers and clients with the {@link TestTransport}
+ * it is given instead.
  */
 final class ShmTestSupport {
 

@@ -3,7 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectories;
+import io.rdmareactive.testsupport.ShmTestDirectories;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +22,7 @@ class SimultaneousCloseTest {
     void bothSidesClosingAtOnceWhileReadingInPlaceEndCleanly() throws Exception {
         final int rounds = Integer.getInteger("rr.test.closeRounds", 20);
         for (int round = 0; round < rounds; round++) {
-            final Path directory = ShmDirectories.create();
+            final Path directory = ShmTestDirectories.create();
             final String address = ShmTestSupport.uniqueAddress("close-race");
             final DisposableServer server = ShmTestSupport.server(directory, address)
                 .handle((in, out) -> Mono.when(in.receiveViews().then(),
@@ -52,7 +52,7 @@ class SimultaneousCloseTest {
             server.onDispose().block(ShmTestSupport.BOUND);
             assertThat(client.isDisposed()).isTrue();
             assertThat(server.isDisposed()).isTrue();
-            ShmDirectories.delete(directory);
+            ShmTestDirectories.delete(directory);
         }
     }
 

@@ -3,7 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +49,7 @@ class SlowConsumerTest {
     private static final int SMALLEST_FRAME = 16;
     private static final long HEAP_GROWTH_BOUND = 64L << 20;
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
 
     @Test

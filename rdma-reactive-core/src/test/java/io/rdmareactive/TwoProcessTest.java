@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.testsupport.ChildJvm;
 import io.rdmareactive.testsupport.ChildJvmLauncher;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +35,7 @@ class TwoProcessTest {
     static final int RING_CAPACITY = 64 * 1024;
     private static final Duration CHILD_BOUND = Duration.ofMinutes(3);
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
     private ChildJvm child;
 

@@ -3,7 +3,7 @@ package io.rdmareactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -24,7 +24,7 @@ class VerbsSleepingLoopTest {
     /** Verbs ({@link OnVerbs}). */
     private final TestTransport transport;
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
     private DisposableServer server;
     private Connection connection;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmareactive.codec.Codec;
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +36,7 @@ class ViewsAndErrorsTest {
     private static final List<Integer> SIZES = List.of(0, 1, 7, 8, 100, 4096, LARGEST_WHOLE - 1, LARGEST_WHOLE,
         LARGEST_WHOLE + 1, 2 * LARGEST_WHOLE, 50_000, 100_000, 3, MAX_MESSAGE, 5);
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
 
     /** Message {@code index}: {@code size} bytes that differ from one message and one position to the next. */

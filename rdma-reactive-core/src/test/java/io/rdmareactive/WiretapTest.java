@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.rdmareactive.codec.Codecs;
-import io.rdmareactive.testsupport.ShmDirectory;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -21,7 +21,7 @@ class WiretapTest {
     private static final String SERVER_CATEGORY = "io.rdmareactive.test.wire.server";
     private static final String CLIENT_CATEGORY = RdmaClient.class.getName();
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
 
     @Test

@@ -12,15 +12,16 @@ import java.util.stream.Stream;
 
 /**
  * Makes and deletes the private shared-memory directories of tests. A JUnit test asks for one with
- * {@link ShmDirectory}; this class is for what JUnit does not run (a TestNG test) or a directory per round of a loop.
+ * {@link ShmTestDirectory}; this class is for what JUnit does not run (a TestNG test) or a directory per round of a
+ * loop.
  */
-public final class ShmDirectories {
+public final class ShmTestDirectories {
 
     /** How often a deletion walks the directory again, and how long it waits in between. */
     private static final int ATTEMPTS = 10;
     private static final long PAUSE_MILLIS = 50;
 
-    private ShmDirectories() {
+    private ShmTestDirectories() {
     }
 
     /** @return a new, empty directory under /tmp with a short name (socket paths in it hold 107 bytes) */

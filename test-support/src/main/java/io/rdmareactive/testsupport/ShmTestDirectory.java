@@ -11,19 +11,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * A private shared-memory directory for each test: an instance field or a parameter of type {@link java.nio.file.Path}
  * so annotated gets a fresh, short directory under /tmp (socket paths hold 107 bytes) before the test's
  * {@code @BeforeEach} methods run, and it is deleted, with what the test left in it, after its {@code @AfterEach}
- * methods ({@link ShmDirectoryExtension}).
+ * methods ({@link ShmTestDirectoryExtension}).
  *
  * <pre>{@code
- * @ShmDirectory
+ * @ShmTestDirectory
  * private Path directory;
  *
  * @Test
- * void aTestWithASecondDirectory(@ShmDirectory final Path other) { ... }
+ * void aTestWithASecondDirectory(@ShmTestDirectory final Path other) { ... }
  * }</pre>
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.FIELD, ElementType.PARAMETER})
-@ExtendWith(ShmDirectoryExtension.class)
-public @interface ShmDirectory {
+@ExtendWith(ShmTestDirectoryExtension.class)
+public @interface ShmTestDirectory {
 }

@@ -15,22 +15,23 @@ import org.junit.platform.commons.support.AnnotationSupport;
 import org.junit.platform.commons.support.ReflectionSupport;
 
 /**
- * Gives each {@link ShmDirectory} field and parameter of a test a directory of its own ({@link ShmDirectories#create})
- * and deletes those directories once the test and its {@code @AfterEach} methods are done
- * ({@link ShmDirectories#delete}): what a test checks about the files it leaves, it checks in the test itself.
+ * Gives each {@link ShmTestDirectory} field and parameter of a test a directory of its own
+ * ({@link ShmTestDirectories#create}) and deletes those directories once the test and its {@code @AfterEach} methods
+ * are done ({@link ShmTestDirectories#delete}): what a test checks about the files it leaves, it checks in the test
+ * itself.
  * Instance fields only: a directory that outlives one test would be shared by tests that expect a private one.
  */
-public final class ShmDirectoryExtension implements BeforeEachCallback, AfterEachCallback, ParameterResolver {
+public final class ShmTestDirectoryExtension implements BeforeEachCallback, AfterEachCallback, ParameterResolver {
 
     private static final ExtensionContext.Namespace NAMESPACE =
-        ExtensionContext.Namespace.create(ShmDirectoryExtension.class);
+        ExtensionContext.Namespace.create(ShmTestDirectoryExtension.class);
 
     @Override
     public void beforeEach(final ExtensionContext context) throws IllegalAccessException {
         final Object instance = context.getRequiredTestInstance();
-        for (final Field field : AnnotationSupport.findAnnotatedFields(instance.getClass(), ShmDirectory.class)) {
+        for (final Field field : AnnotationSupport.findAnnotatedFields(instance.getClass(), ShmTestDirectory.class)) {
             if (Modifier.isStatic(field.getModifiers()) || field.getType() != Path.class) {
-                throw new ExtensionConfigurationException("@ShmDirectory is for instance fields of type Path, not "
+                throw new ExtensionConfigurationException("@ShmTestDirectory is for instance fields of type Path, not "
                     + field);
             }
             ReflectionSupport.makeAccessible(field).set(instance, newDirectory(context));
@@ -39,13 +40,13 @@ public final class ShmDirectoryExtension implements BeforeEachCallback, AfterEac
 
     @Override
     public boolean supportsParameter(final ParameterContext parameter, final ExtensionContext context) {
-        return parameter.isAnnotated(ShmDirectory.class) && parameter.getParameter().getType() == Path.class;
+        return parameter.isAnnotated(ShmTestDirectory.class) && parameter.getParameter().getType() == Path.class;
     }
 
     @Override
     public Object resolveParameter(final ParameterContext parameter, final ExtensionContext context) {
         if (context.getTestMethod().isEmpty()) {
-            throw new ExtensionConfigurationException("@ShmDirectory parameters are for test methods and their "
+            throw new ExtensionConfigurationException("@ShmTestDirectory parameters are for test methods and their "
                 + "@BeforeEach and @AfterEach methods, not " + parameter.getDeclaringExecutable());
         }
         return newDirectory(context);
@@ -57,7 +58,7 @@ public final class ShmDirectoryExtension implements BeforeEachCallback, AfterEac
         RuntimeException failure = null;
         for (final Path directory : directories(context)) {
             try {
-                ShmDirectories.delete(directory);
+                ShmTestDirectories.delete(directory);
             } catch (final RuntimeException ex) {
                 if (failure == null) {
                     failure = ex;
@@ -73,7 +74,7 @@ public final class ShmDirectoryExtension implements BeforeEachCallback, AfterEac
     }
 
     private static Path newDirectory(final ExtensionContext context) {
-        final Path directory = ShmDirectories.create();
+        final Path directory = ShmTestDirectories.create();
         directories(context).add(directory);
         return directory;
     }

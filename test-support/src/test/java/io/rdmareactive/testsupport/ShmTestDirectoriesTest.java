@@ -7,19 +7,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-class ShmDirectoriesTest {
+class ShmTestDirectoriesTest {
 
     @Test
     void aDirectoryIsDeletedWithWhatItHoldsAndAMissingOneIsNoError() throws IOException {
-        final Path directory = ShmDirectories.create();
+        final Path directory = ShmTestDirectories.create();
         Files.createDirectories(directory.resolve("a").resolve("b"));
         Files.writeString(directory.resolve("a").resolve("b").resolve("file"), "x");
         Files.writeString(directory.resolve("file"), "x");
 
-        ShmDirectories.delete(directory);
+        ShmTestDirectories.delete(directory);
 
         assertThat(directory).doesNotExist();
-        ShmDirectories.delete(directory);
-        ShmDirectories.delete(null);
+        ShmTestDirectories.delete(directory);
+        ShmTestDirectories.delete(null);
     }
 }

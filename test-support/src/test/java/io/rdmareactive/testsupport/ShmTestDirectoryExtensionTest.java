@@ -12,18 +12,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** A test's {@link ShmDirectory} fields and parameters are fresh directories before it starts and gone after it. */
-class ShmDirectoryExtensionTest extends ShmDirectoryExtensionTestBase {
+/** A test's {@link ShmTestDirectory} fields and parameters are fresh directories before it starts and gone after it. */
+class ShmTestDirectoryExtensionTest extends ShmTestDirectoryExtensionTestBase {
 
     /** Every directory the tests of this class were given; all must be gone once the class is done. */
     private static final List<Path> GIVEN = new CopyOnWriteArrayList<>();
 
-    @ShmDirectory
+    @ShmTestDirectory
     private Path directory;
     private Path seenBeforeEach;
 
     @BeforeEach
-    void noteTheDirectory(@ShmDirectory final Path fromBeforeEach) {
+    void noteTheDirectory(@ShmTestDirectory final Path fromBeforeEach) {
         seenBeforeEach = directory;
         GIVEN.add(fromBeforeEach);
     }
@@ -52,7 +52,7 @@ class ShmDirectoryExtensionTest extends ShmDirectoryExtensionTestBase {
     }
 
     @Test
-    void aParameterIsADirectoryOfItsOwn(@ShmDirectory final Path parameter) {
+    void aParameterIsADirectoryOfItsOwn(@ShmTestDirectory final Path parameter) {
         GIVEN.add(directory);
         GIVEN.add(inherited);
         GIVEN.add(parameter);
