@@ -11,13 +11,10 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -50,6 +47,7 @@ class EventLoopTest {
     /** How long a loop must be seen asleep before a test counts on it sleeping. */
     private static final Duration SETTLED = Duration.ofMillis(50);
 
+    @ShmTestDirectory
     private Path directory;
     private RdmaDevice device;
     private DriverCounters counters;
@@ -57,8 +55,7 @@ class EventLoopTest {
     private String name;
 
     @BeforeEach
-    void openDevice() throws IOException {
-        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
+    void openDevice() {
         device = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
         name = "loop-test-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 24));
         counters = DriverCounters.create(directory, name);
@@ -75,7 +72,6 @@ class EventLoopTest {
                 counters.close();
             } finally {
                 device.close();
-                deleteDirectory(directory);
             }
         }
     }
@@ -645,16 +641,5 @@ class EventLoopTest {
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
             .filter(threadName -> threadName.startsWith(EventLoopGroup.THREAD_NAME_PREFIX + groupName)).sorted()
             .toList();
-    }
-
-    private static void deleteDirectory(final Path directory) {
-        if (directory == null || !Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (final IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
     }
 }

@@ -20,17 +20,14 @@ import io.rdmareactive.spi.RdmaProviders;
 import io.rdmareactive.spi.ReceiveWorkRequest;
 import io.rdmareactive.spi.SendWorkRequest;
 import io.rdmareactive.spi.WorkRequestOpcode;
-import java.io.IOException;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,6 +46,7 @@ class AuthenticatedHandshakeProtocolTest {
     private static final ProtocolOptions OPTIONS = new ProtocolOptions(2, 4096, 4096, Duration.ofSeconds(1),
         Duration.ofSeconds(5));
 
+    @ShmTestDirectory
     private Path directory;
     private RdmaDevice serverDevice;
     private RdmaDevice clientDevice;
@@ -56,21 +54,17 @@ class AuthenticatedHandshakeProtocolTest {
     private final HandshakeCookies cookies = new HandshakeCookies();
 
     @BeforeEach
-    void open() throws IOException {
-        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
+    void open() {
         serverDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
         clientDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
         listener = serverDevice.listen("auth");
     }
 
     @AfterEach
-    void close() throws IOException {
+    void close() {
         listener.close();
         clientDevice.close();
         serverDevice.close();
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
     }
 
     /**

@@ -8,15 +8,10 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The handshake's negotiation, and the answers a listener gives when it cannot take a connection. */
@@ -24,19 +19,8 @@ class ConnectionSetupTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
+    @ShmTestDirectory
     private Path directory;
-
-    @BeforeEach
-    void createDirectory() throws IOException {
-        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
-    }
-
-    @AfterEach
-    void deleteDirectory() throws IOException {
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
-    }
 
     private static ProtocolOptions options(final int maxStreams, final int ringCapacity, final int maxMessageLength) {
         return new ProtocolOptions(maxStreams, ringCapacity, maxMessageLength, Duration.ofSeconds(1),

@@ -9,22 +9,18 @@ import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
 import io.rdmareactive.testsupport.ChildJvm;
 import io.rdmareactive.testsupport.ChildJvmLauncher;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The protocol between two JVMs over the shared-memory provider. */
@@ -34,21 +30,14 @@ class MultiProcessProtocolTest {
         Duration.ofSeconds(3));
     static final int HEADER = 20;
 
+    @ShmTestDirectory
     private Path directory;
     private ChildJvm child;
 
-    @BeforeEach
-    void createDirectory() throws IOException {
-        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
-    }
-
     @AfterEach
-    void cleanUp() throws IOException {
+    void cleanUp() {
         if (child != null) {
             child.close();
-        }
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         }
     }
 

@@ -16,14 +16,11 @@ import io.rdmareactive.spi.RdmaProviders;
 import io.rdmareactive.spi.SendFlags;
 import io.rdmareactive.spi.SendWorkRequest;
 import io.rdmareactive.spi.WorkRequestOpcode;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,24 +37,21 @@ class PeerMemoryAccessTest {
     private static final ProtocolOptions OPTIONS = new ProtocolOptions(4, 8192, 1 << 20, Duration.ofSeconds(1),
         Duration.ofSeconds(5));
 
+    @ShmTestDirectory
     private Path directory;
     private RdmaDevice victimDevice;
     private RdmaDevice rogueDevice;
 
     @BeforeEach
-    void open() throws IOException {
-        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
+    void open() {
         victimDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
         rogueDevice = RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
     }
 
     @AfterEach
-    void close() throws IOException {
+    void close() {
         rogueDevice.close();
         victimDevice.close();
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
     }
 
     /** A rogue connection: its own queue pair, memory and completion queue, and the victim's side of it. */

@@ -16,6 +16,7 @@ import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaException;
 import io.rdmareactive.spi.RdmaProviders;
 import io.rdmareactive.spi.RegistrationLimitException;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -23,14 +24,11 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,19 +37,8 @@ import org.junit.jupiter.api.Test;
  */
 class ShmBadInputTest {
 
+    @ShmTestDirectory
     private Path directory;
-
-    @BeforeEach
-    void createDirectory() throws IOException {
-        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
-    }
-
-    @AfterEach
-    void deleteDirectory() throws IOException {
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
-    }
 
     private RdmaDevice open(final DeviceOptions.Builder options) {
         return RdmaProviders.named("shm").open(options.directory(directory).build());

@@ -12,14 +12,12 @@ import io.rdmareactive.spi.RdmaException;
 import io.rdmareactive.spi.RdmaProviders;
 import io.rdmareactive.testsupport.ChildJvm;
 import io.rdmareactive.testsupport.ChildJvmLauncher;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,19 +26,8 @@ import org.junit.jupiter.api.Test;
  */
 class ShmDirectoryCleanupTest {
 
+    @ShmTestDirectory
     private Path directory;
-
-    @BeforeEach
-    void createDirectory() throws IOException {
-        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
-    }
-
-    @AfterEach
-    void deleteDirectory() throws IOException {
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
-    }
 
     @Test
     void filesOfAKilledProcessAreRemovedAndFilesOfLiveDevicesKept() throws Exception {

@@ -14,14 +14,12 @@ import io.rdmareactive.spi.MemoryRegion;
 import io.rdmareactive.spi.PostStatus;
 import io.rdmareactive.spi.QueuePair;
 import io.rdmareactive.spi.QueuePairOptions;
-import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaException;
 import io.rdmareactive.spi.RdmaProviders;
 import io.rdmareactive.spi.SendFlags;
 import io.rdmareactive.spi.SendWorkRequest;
 import io.rdmareactive.spi.WorkRequestOpcode;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,14 +39,14 @@ class ShmGarbagePeerTest {
 
     private static final Duration BOUND = Duration.ofSeconds(30);
 
+    @ShmTestDirectory
     private Path directory;
     private ShmDevice server;
     private ShmDevice client;
     private final List<AutoCloseable> toClose = new ArrayList<>();
 
     @BeforeEach
-    void open() throws IOException {
-        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
+    void open() {
         server = (ShmDevice) RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
         client = (ShmDevice) RdmaProviders.named("shm").open(DeviceOptions.builder().directory(directory).build());
     }
@@ -60,9 +58,6 @@ class ShmGarbagePeerTest {
         }
         client.close();
         server.close();
-        try (java.util.stream.Stream<Path> files = Files.walk(directory)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
     }
 
     private CompletionQueue clientCq;

@@ -10,20 +10,16 @@ import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
 import io.rdmareactive.testsupport.ChildJvm;
 import io.rdmareactive.testsupport.ChildJvmLauncher;
-import java.io.IOException;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,19 +46,8 @@ class ShmOtherUserTest {
         print("answer:", data.decode("utf-8", "replace"))
         """;
 
+    @ShmTestDirectory
     private Path directory;
-
-    @BeforeEach
-    void createDirectory() throws IOException {
-        directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
-    }
-
-    @AfterEach
-    void deleteDirectory() throws IOException {
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
-    }
 
     private static String runAsNobody(final Path socket) throws Exception {
         final Process process = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
