@@ -5,15 +5,11 @@ import io.rdmareactive.spi.DeviceOptions;
 import io.rdmareactive.spi.Listener;
 import io.rdmareactive.spi.RdmaDevice;
 import io.rdmareactive.spi.RdmaProviders;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import io.rdmareactive.testsupport.ShmTestDirectories;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.stream.Stream;
 
 /**
  * Two protocol connections over the shared-memory provider in one JVM, driven by the test's own thread
@@ -55,12 +51,7 @@ final class ConnectionPair implements AutoCloseable {
 
     private static ConnectionPair open(final ProtocolOptions serverOptions, final ProtocolOptions clientOptions,
                                        final boolean directPeerAccess) {
-        final Path directory;
-        try {
-            directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
-        } catch (final IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        final Path directory = ShmTestDirectories.create();
         final DeviceOptions deviceOptions = DeviceOptions.builder().directory(directory)
             .property(io.rdmareactive.provider.shm.ShmProvider.DIRECT_PEER_ACCESS_PROPERTY,
                 Boolean.toString(directPeerAccess)).build();
@@ -99,10 +90,6 @@ final class ConnectionPair implements AutoCloseable {
         server.close();
         clientDevice.close();
         serverDevice.close();
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (final IOException ignored) {
-            // best effort
-        }
+        ShmTestDirectories.delete(directory);
     }
 }

@@ -16,16 +16,14 @@ import io.rdmareactive.spi.RdmaProviders;
 import io.rdmareactive.spi.SendFlags;
 import io.rdmareactive.spi.SendWorkRequest;
 import io.rdmareactive.spi.WorkRequestOpcode;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -46,10 +44,10 @@ class RoguePeerFuzzTest {
         Duration.ofSeconds(5));
 
     @Test
-    void rogueConnectionsEndWithAnErrorOrDoNoHarmAndTheHonestConnectionCarriesOn() throws Exception {
+    void rogueConnectionsEndWithAnErrorOrDoNoHarmAndTheHonestConnectionCarriesOn(@ShmTestDirectory final Path directory)
+        throws Exception {
         final int connections = Integer.getInteger("fuzz.connections", 60);
         final long seed = Long.getLong("fuzz.seed", 20261202L);
-        final Path directory = Files.createTempDirectory(Path.of("/tmp"), "rr");
         final DeviceOptions deviceOptions = DeviceOptions.builder().directory(directory).build();
         int ended = 0;
         int refused = 0;
@@ -103,10 +101,6 @@ class RoguePeerFuzzTest {
                 + " standing=" + standing + " crashes=" + crashes + " seed=" + seed);
             honest.close();
             honestClient.close();
-        } finally {
-            try (Stream<Path> files = Files.walk(directory)) {
-                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
         }
         assertThat(crashes).as("crashes; the first: " + firstCrash).isZero();
         assertThat(ended).as("rogue connections the victim ended").isPositive();

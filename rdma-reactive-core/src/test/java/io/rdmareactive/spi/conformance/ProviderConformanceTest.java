@@ -49,8 +49,8 @@ import io.rdmareactive.spi.SendFlags;
 import io.rdmareactive.spi.WorkRequestOpcode;
 import io.rdmareactive.testsupport.ChildJvm;
 import io.rdmareactive.testsupport.ChildJvmLauncher;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +58,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
@@ -146,6 +145,7 @@ public abstract class ProviderConformanceTest {
 
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private final AtomicInteger names = new AtomicInteger();
+    @ShmTestDirectory
     private Path scratch;
     private Set<Thread> threadsBefore;
     private ExecutorService connector;
@@ -203,14 +203,13 @@ public abstract class ProviderConformanceTest {
     }
 
     @BeforeEach
-    protected final void setUpConformance() throws IOException {
-        scratch = Files.createTempDirectory(Path.of("/tmp"), "rr");
+    protected final void setUpConformance() {
         threadsBefore = Set.copyOf(Thread.getAllStackTraces().keySet());
         connector = Executors.newSingleThreadExecutor(task -> new Thread(task, "conformance-connect"));
     }
 
     @AfterEach
-    protected final void tearDownConformance() throws IOException {
+    protected final void tearDownConformance() {
         AssertionError failure = null;
         while (!resources.isEmpty()) {
             try {
@@ -224,7 +223,6 @@ public abstract class ProviderConformanceTest {
             }
         }
         connector.shutdownNow();
-        deleteRecursively(scratch);
         if (failure != null) {
             throw failure;
         }
@@ -1750,21 +1748,6 @@ public abstract class ProviderConformanceTest {
         options.directory().ifPresent(builder::directory);
         options.properties().forEach(builder::property);
         return builder.build();
-    }
-
-    private static void deleteRecursively(final Path directory) throws IOException {
-        if (directory == null || !Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (final IOException ex) {
-                    throw new UncheckedIOException(ex);
-                }
-            });
-        }
     }
 
     // ------------------------------------------------------------------------------------------------- assertions
