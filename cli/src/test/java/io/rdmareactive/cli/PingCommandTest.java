@@ -7,6 +7,8 @@ import io.rdmareactive.RdmaServer;
 import io.rdmareactive.codec.Codecs;
 import io.rdmareactive.testsupport.ChildJvm;
 import io.rdmareactive.testsupport.ChildJvmLauncher;
+import io.rdmareactive.testsupport.ShmTestDirectory;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,75 +22,67 @@ import org.junit.jupiter.api.Timeout;
 class PingCommandTest {
 
     @Test
-    void pingsAnEchoServerAndPrintsThePercentiles() throws Exception {
-        try (ShmDirectory directory = new ShmDirectory()) {
-            final DisposableServer server = RdmaServer.create().provider("shm").directory(directory.path)
-                .address("cli-echo").handle((in, out) -> out.send(in.receive(Codecs.BYTE_ARRAY), Codecs.BYTE_ARRAY))
-                .bind().block(Duration.ofSeconds(20));
-            try {
-                final CliRun run = CliRun.of("ping", "--address=cli-echo", "--directory=" + directory.path,
-                    "--round-trips=300", "--size=64");
-
-                assertThat(run.status()).as(run.toString()).isZero();
-                assertThat(run.lines()).as(run.toString())
-                    .anyMatch(line -> line.startsWith("rdma-reactive ping-pong (Reactor API): provider 'shm', pong at "
-                        + "'cli-echo', 300 round trips of 64 bytes"))
-                    .contains("round trips: 270 measured (30 warm-up discarded); echoed bytes checked: all correct");
-                assertPercentiles(run);
-            } finally {
-                server.dispose();
-                server.onDispose().block(Duration.ofSeconds(10));
-            }
-        }
-    }
-
-    @Test
-    void pingsThePongCommandInAnotherJvm() throws Exception {
-        try (ShmDirectory directory = new ShmDirectory()) {
-            try (ChildJvm pong = ChildJvmLauncher.of(RdmaReactiveCli.class)
-                .args("pong", "--address=cli-pong", "--directory=" + directory.path, "--once",
-                    "--idle=" + System.getProperty("rdma.idle", "backoff"))
-                .bound(Duration.ofSeconds(60)).start()) {
-                pong.awaitLine("pong: listening at 'cli-pong' (one connection");
-
-                final CliRun run = CliRun.of("ping", "-a", "cli-pong", "-d", directory.path.toString(), "-n", "200");
-
-                assertThat(run.status()).as(run.toString()).isZero();
-                assertThat(run.lines()).as(run.toString())
-                    .contains("round trips: 180 measured (20 warm-up discarded); echoed bytes checked: all correct");
-                assertPercentiles(run);
-                assertThat(pong.exitsWithin(Duration.ofSeconds(30))).as("the pong exits after its one ping: "
-                    + pong.lines()).isTrue();
-                assertThat(pong.exitValue()).as(String.valueOf(pong.lines())).isZero();
-                assertThat(pong.lines()).contains("pong: echoed 200 messages");
-            }
-        }
-    }
-
-    @Test
-    void withoutAnAddressItStartsItsOwnPong() throws Exception {
-        try (ShmDirectory directory = new ShmDirectory()) {
-            final CliRun run = CliRun.of("ping", "--directory=" + directory.path, "--round-trips=100");
+    void pingsAnEchoServerAndPrintsThePercentiles(@ShmTestDirectory final Path directory) throws Exception {
+        final DisposableServer server = RdmaServer.create().provider("shm").directory(directory)
+            .address("cli-echo").handle((in, out) -> out.send(in.receive(Codecs.BYTE_ARRAY), Codecs.BYTE_ARRAY))
+            .bind().block(Duration.ofSeconds(20));
+        try {
+            final CliRun run = CliRun.of("ping", "--address=cli-echo", "--directory=" + directory,
+                "--round-trips=300", "--size=64");
 
             assertThat(run.status()).as(run.toString()).isZero();
             assertThat(run.lines()).as(run.toString())
-                .anyMatch(line -> line.startsWith("rdma-reactive ping-pong (Reactor API): provider 'shm', 2 processes, "
-                    + "100 round trips of 32 bytes"))
-                .contains("  [pong] pong: echoed 100 messages")
-                .contains("round trips: 90 measured (10 warm-up discarded); echoed bytes checked: all correct");
+                .anyMatch(line -> line.startsWith("rdma-reactive ping-pong (Reactor API): provider 'shm', pong at "
+                    + "'cli-echo', 300 round trips of 64 bytes"))
+                .contains("round trips: 270 measured (30 warm-up discarded); echoed bytes checked: all correct");
             assertPercentiles(run);
+        } finally {
+            server.dispose();
+            server.onDispose().block(Duration.ofSeconds(10));
         }
     }
 
     @Test
-    void noPongAtTheAddressFailsWithAMessage() throws Exception {
-        try (ShmDirectory directory = new ShmDirectory()) {
-            final CliRun run = CliRun.of("ping", "--address=nobody-here", "--directory=" + directory.path,
-                "--round-trips=10", "--startup-seconds=5");
+    void pingsThePongCommandInAnotherJvm(@ShmTestDirectory final Path directory) throws Exception {
+        try (ChildJvm pong = ChildJvmLauncher.of(RdmaReactiveCli.class)
+            .args("pong", "--address=cli-pong", "--directory=" + directory, "--once",
+                "--idle=" + System.getProperty("rdma.idle", "backoff"))
+            .bound(Duration.ofSeconds(60)).start()) {
+            pong.awaitLine("pong: listening at 'cli-pong' (one connection");
 
-            assertThat(run.status()).as(run.toString()).isEqualTo(1);
-            assertThat(run.err()).as(run.toString()).startsWith("rdma-reactive ping: ").contains("nobody-here");
+            final CliRun run = CliRun.of("ping", "-a", "cli-pong", "-d", directory.toString(), "-n", "200");
+
+            assertThat(run.status()).as(run.toString()).isZero();
+            assertThat(run.lines()).as(run.toString())
+                .contains("round trips: 180 measured (20 warm-up discarded); echoed bytes checked: all correct");
+            assertPercentiles(run);
+            assertThat(pong.exitsWithin(Duration.ofSeconds(30))).as("the pong exits after its one ping: "
+                + pong.lines()).isTrue();
+            assertThat(pong.exitValue()).as(String.valueOf(pong.lines())).isZero();
+            assertThat(pong.lines()).contains("pong: echoed 200 messages");
         }
+    }
+
+    @Test
+    void withoutAnAddressItStartsItsOwnPong(@ShmTestDirectory final Path directory) throws Exception {
+        final CliRun run = CliRun.of("ping", "--directory=" + directory, "--round-trips=100");
+
+        assertThat(run.status()).as(run.toString()).isZero();
+        assertThat(run.lines()).as(run.toString())
+            .anyMatch(line -> line.startsWith("rdma-reactive ping-pong (Reactor API): provider 'shm', 2 processes, "
+                + "100 round trips of 32 bytes"))
+            .contains("  [pong] pong: echoed 100 messages")
+            .contains("round trips: 90 measured (10 warm-up discarded); echoed bytes checked: all correct");
+        assertPercentiles(run);
+    }
+
+    @Test
+    void noPongAtTheAddressFailsWithAMessage(@ShmTestDirectory final Path directory) throws Exception {
+        final CliRun run = CliRun.of("ping", "--address=nobody-here", "--directory=" + directory,
+            "--round-trips=10", "--startup-seconds=5");
+
+        assertThat(run.status()).as(run.toString()).isEqualTo(1);
+        assertThat(run.err()).as(run.toString()).startsWith("rdma-reactive ping: ").contains("nobody-here");
     }
 
     @Test

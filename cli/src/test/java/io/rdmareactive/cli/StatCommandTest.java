@@ -7,6 +7,7 @@ import io.rdmareactive.DisposableServer;
 import io.rdmareactive.RdmaClient;
 import io.rdmareactive.RdmaServer;
 import io.rdmareactive.codec.Codecs;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,84 +31,78 @@ class StatCommandTest {
     private static final Pattern COUNTER = Pattern.compile(" {2} *([0-9,]+) {2}(.+)");
 
     @Test
-    void showsTheCountersOfALiveRuntime() throws Exception {
-        try (ShmDirectory directory = new ShmDirectory()) {
-            final DisposableServer server = echoServer(directory.path);
-            try {
-                final Connection connection = RdmaClient.create().provider("shm").directory(directory.path)
-                    .address("stat-echo").connect().block(Duration.ofSeconds(20));
-                final List<byte[]> echoed = connection.inbound().receive(Codecs.BYTE_ARRAY)
-                    .doOnSubscribe(s -> connection.outbound().send(Flux.range(0, MESSAGES).map(i -> new byte[100]),
-                        Codecs.BYTE_ARRAY).subscribe())
-                    .take(MESSAGES).collectList().block(Duration.ofSeconds(20));
-                assertThat(echoed).hasSize(MESSAGES);
+    void showsTheCountersOfALiveRuntime(@ShmTestDirectory final Path directory) throws Exception {
+        final DisposableServer server = echoServer(directory);
+        try {
+            final Connection connection = RdmaClient.create().provider("shm").directory(directory)
+                .address("stat-echo").connect().block(Duration.ofSeconds(20));
+            final List<byte[]> echoed = connection.inbound().receive(Codecs.BYTE_ARRAY)
+                .doOnSubscribe(s -> connection.outbound().send(Flux.range(0, MESSAGES).map(i -> new byte[100]),
+                    Codecs.BYTE_ARRAY).subscribe())
+                .take(MESSAGES).collectList().block(Duration.ofSeconds(20));
+            assertThat(echoed).hasSize(MESSAGES);
 
-                final CliRun run = CliRun.of("stat", "--once", directory.path.toString());
-
-                assertThat(run.status()).as(run.toString()).isZero();
-                final long pid = ProcessHandle.current().pid();
-                assertThat(run.lines()).as(run.toString())
-                    .first().asString().startsWith("rdma-reactive stat: " + directory.path + ", ")
-                    .endsWith(", 1 counters file");
-                assertThat(run.lines()).as(run.toString())
-                    .anyMatch(line -> line.matches("shm-" + pid + "-[0-9]+  process " + pid + ", running  \\("
-                        + Pattern.quote(directory.path.toString()) + "/shm-" + pid + "-[0-9]+\\.counters\\)"));
-                // the client's runtime and the server's are one (same provider, directory and idle strategy): it
-                // sent the messages and their echoes, and received both
-                assertThat(counter(run, "messages sent")).isGreaterThanOrEqualTo(2 * MESSAGES);
-                assertThat(counter(run, "messages received")).isGreaterThanOrEqualTo(2 * MESSAGES);
-                assertThat(counter(run, "bytes sent")).isGreaterThanOrEqualTo(2 * MESSAGES * 100);
-                assertThat(counter(run, "errors")).isZero();
-                assertThat(run.lines()).as(run.toString()).anyMatch(line -> line.matches(" +[0-9,]+  credit stalls"))
-                    .anyMatch(line -> line.matches(" +[0-9,]+  back-pressure events"))
-                    .anyMatch(line -> line.matches(" +[0-9,]+  loop stalls"));
-
-                final String file;
-                try (Stream<Path> files = Files.list(directory.path)) {
-                    file = files.filter(path -> path.toString().endsWith(".counters")).findFirst().orElseThrow()
-                        .toString();
-                }
-                final CliRun oneFile = CliRun.of("stat", "--once", file);
-                assertThat(oneFile.status()).as(oneFile.toString()).isZero();
-                assertThat(counter(oneFile, "messages sent")).isGreaterThanOrEqualTo(2 * MESSAGES);
-
-                connection.dispose();
-                connection.onDispose().block(Duration.ofSeconds(10));
-            } finally {
-                server.dispose();
-                server.onDispose().block(Duration.ofSeconds(10));
-            }
-        }
-    }
-
-    @Test
-    void watchingPrintsOneSnapshotPerInterval() throws Exception {
-        try (ShmDirectory directory = new ShmDirectory()) {
-            final DisposableServer server = echoServer(directory.path);
-            try {
-                final CliRun run = CliRun.of("stat", "--watch", "--interval=50ms", "--count=3",
-                    directory.path.toString());
-
-                assertThat(run.status()).as(run.toString()).isZero();
-                assertThat(run.lines()).as(run.toString())
-                    .filteredOn(line -> line.startsWith("rdma-reactive stat: ")).hasSize(3);
-                assertThat(run.lines()).as(run.toString())
-                    .filteredOn(line -> line.endsWith("messages sent")).hasSize(3);
-            } finally {
-                server.dispose();
-                server.onDispose().block(Duration.ofSeconds(10));
-            }
-        }
-    }
-
-    @Test
-    void anEmptyDirectoryHasNoRuntime() throws Exception {
-        try (ShmDirectory directory = new ShmDirectory()) {
-            final CliRun run = CliRun.of("stat", "--once", directory.path.toString());
+            final CliRun run = CliRun.of("stat", "--once", directory.toString());
 
             assertThat(run.status()).as(run.toString()).isZero();
-            assertThat(run.lines()).as(run.toString()).contains("  no runtime has its counters here");
+            final long pid = ProcessHandle.current().pid();
+            assertThat(run.lines()).as(run.toString())
+                .first().asString().startsWith("rdma-reactive stat: " + directory + ", ")
+                .endsWith(", 1 counters file");
+            assertThat(run.lines()).as(run.toString())
+                .anyMatch(line -> line.matches("shm-" + pid + "-[0-9]+  process " + pid + ", running  \\("
+                    + Pattern.quote(directory.toString()) + "/shm-" + pid + "-[0-9]+\\.counters\\)"));
+            // the client's runtime and the server's are one (same provider, directory and idle strategy): it
+            // sent the messages and their echoes, and received both
+            assertThat(counter(run, "messages sent")).isGreaterThanOrEqualTo(2 * MESSAGES);
+            assertThat(counter(run, "messages received")).isGreaterThanOrEqualTo(2 * MESSAGES);
+            assertThat(counter(run, "bytes sent")).isGreaterThanOrEqualTo(2 * MESSAGES * 100);
+            assertThat(counter(run, "errors")).isZero();
+            assertThat(run.lines()).as(run.toString()).anyMatch(line -> line.matches(" +[0-9,]+  credit stalls"))
+                .anyMatch(line -> line.matches(" +[0-9,]+  back-pressure events"))
+                .anyMatch(line -> line.matches(" +[0-9,]+  loop stalls"));
+
+            final String file;
+            try (Stream<Path> files = Files.list(directory)) {
+                file = files.filter(path -> path.toString().endsWith(".counters")).findFirst().orElseThrow()
+                    .toString();
+            }
+            final CliRun oneFile = CliRun.of("stat", "--once", file);
+            assertThat(oneFile.status()).as(oneFile.toString()).isZero();
+            assertThat(counter(oneFile, "messages sent")).isGreaterThanOrEqualTo(2 * MESSAGES);
+
+            connection.dispose();
+            connection.onDispose().block(Duration.ofSeconds(10));
+        } finally {
+            server.dispose();
+            server.onDispose().block(Duration.ofSeconds(10));
         }
+    }
+
+    @Test
+    void watchingPrintsOneSnapshotPerInterval(@ShmTestDirectory final Path directory) throws Exception {
+        final DisposableServer server = echoServer(directory);
+        try {
+            final CliRun run = CliRun.of("stat", "--watch", "--interval=50ms", "--count=3",
+                directory.toString());
+
+            assertThat(run.status()).as(run.toString()).isZero();
+            assertThat(run.lines()).as(run.toString())
+                .filteredOn(line -> line.startsWith("rdma-reactive stat: ")).hasSize(3);
+            assertThat(run.lines()).as(run.toString())
+                .filteredOn(line -> line.endsWith("messages sent")).hasSize(3);
+        } finally {
+            server.dispose();
+            server.onDispose().block(Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
+    void anEmptyDirectoryHasNoRuntime(@ShmTestDirectory final Path directory) throws Exception {
+        final CliRun run = CliRun.of("stat", "--once", directory.toString());
+
+        assertThat(run.status()).as(run.toString()).isZero();
+        assertThat(run.lines()).as(run.toString()).contains("  no runtime has its counters here");
     }
 
     @Test
@@ -119,14 +114,12 @@ class StatCommandTest {
     }
 
     @Test
-    void aFileThatIsNotACountersFileIsSaidSo() throws Exception {
-        try (ShmDirectory directory = new ShmDirectory()) {
-            final Path file = Files.writeString(directory.path.resolve("x.counters"), "not counters");
-            final CliRun run = CliRun.of("stat", "--once", file.toString());
+    void aFileThatIsNotACountersFileIsSaidSo(@ShmTestDirectory final Path directory) throws Exception {
+        final Path file = Files.writeString(directory.resolve("x.counters"), "not counters");
+        final CliRun run = CliRun.of("stat", "--once", file.toString());
 
-            assertThat(run.status()).as(run.toString()).isZero();
-            assertThat(run.out()).as(run.toString()).contains("x  cannot read " + file);
-        }
+        assertThat(run.status()).as(run.toString()).isZero();
+        assertThat(run.out()).as(run.toString()).contains("x  cannot read " + file);
     }
 
     @Test

@@ -1,14 +1,10 @@
 package io.rdmareactive.micronaut;
 
 import io.micronaut.context.ApplicationContext;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import io.rdmareactive.testsupport.ShmTestDirectories;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * A listener side and a client side of one test, in two application contexts over the shm provider, in a private
@@ -25,11 +21,7 @@ final class TwoSides implements AutoCloseable {
 
     TwoSides(final String spec) {
         this.spec = spec;
-        try {
-            directory = Files.createTempDirectory(Path.of("/tmp"), "rrm");
-        } catch (final IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        directory = ShmTestDirectories.create();
     }
 
     Map<String, Object> common() {
@@ -82,18 +74,6 @@ final class TwoSides implements AutoCloseable {
     @Override
     public void close() {
         stopServer();
-        // the library may still be removing files of its own (a loop closing a connection): walk again if one vanishes
-        for (int attempt = 1; ; attempt++) {
-            try (Stream<Path> files = Files.walk(directory)) {
-                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-                return;
-            } catch (final IOException ex) {
-                throw new UncheckedIOException(ex);
-            } catch (final UncheckedIOException ex) {
-                if (attempt == 5 || !(ex.getCause() instanceof java.nio.file.NoSuchFileException)) {
-                    throw ex;
-                }
-            }
-        }
+        ShmTestDirectories.delete(directory);
     }
 }

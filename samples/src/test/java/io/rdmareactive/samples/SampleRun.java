@@ -1,5 +1,6 @@
 package io.rdmareactive.samples;
 
+import io.rdmareactive.testsupport.ShmTestDirectories;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -7,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -19,11 +19,7 @@ public final class SampleRun implements AutoCloseable {
     final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
 
     SampleRun() {
-        try {
-            directory = Files.createTempDirectory(Path.of("/tmp"), "rrs");
-        } catch (final IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        directory = ShmTestDirectories.create();
     }
 
     /** @return what was printed so far, line by line */
@@ -47,24 +43,7 @@ public final class SampleRun implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException {
-        io.rdmareactive.samples.SampleRun.deleteDirectory(directory);
-    }
-
-    /**
-     * Deletes a shared-memory directory and what it holds. The library may still be removing files of its own (a loop
-     * closing a connection): the walk starts again if one vanishes under it.
-     */
-    public static void deleteDirectory(final Path directory) throws IOException {
-        for (int attempt = 1; ; attempt++) {
-            try (Stream<Path> files = Files.walk(directory)) {
-                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-                return;
-            } catch (final java.io.UncheckedIOException ex) {
-                if (attempt == 5 || !(ex.getCause() instanceof java.nio.file.NoSuchFileException)) {
-                    throw ex;
-                }
-            }
-        }
+    public void close() {
+        ShmTestDirectories.delete(directory);
     }
 }

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micronaut.context.ApplicationContext;
+import io.rdmareactive.testsupport.ShmTestDirectory;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -22,8 +21,7 @@ import org.junit.jupiter.api.Test;
 class MicronautServicesTest {
 
     @Test
-    void theOrderServiceUsesEachInteractionModelWithThePricingService() throws IOException {
-        final Path directory = Files.createTempDirectory(Path.of("/tmp"), "rrmn");
+    void theOrderServiceUsesEachInteractionModelWithThePricingService(@ShmTestDirectory final Path directory) {
         final Map<String, Object> privateDirectory = Map.of("rdma.directory", directory.toString());
         final ByteArrayOutputStream printed = new ByteArrayOutputStream();
         try (ApplicationContext pricing = ApplicationContext.builder().environments("pricing")
@@ -46,8 +44,6 @@ class MicronautServicesTest {
             });
             // the pricing side holds at most 2 x prefetch (8) + concurrency (1) orders, the client grants 16 quotes
             assertThat(outcome.mostAhead()).isLessThanOrEqualTo(2 * 8 + 1 + 16);
-        } finally {
-            io.rdmareactive.samples.SampleRun.deleteDirectory(directory);
         }
         assertThat(printed.toString(StandardCharsets.UTF_8).lines().toList()).containsExactly(
             "fire-and-forget: placed 3 orders (o-1, o-2, o-3) with the pricing service",
